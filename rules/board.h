@@ -1,0 +1,140 @@
+/*
+ * goref rules core: the board.
+ *
+ * A plain struct for hot data (after Pachi's board.h): stones, groups with
+ * pseudo-liberty counts, and an incremental Zobrist hash. No I/O, no
+ * allocation, no dependency beyond the C11 library.
+ *
+ * Points are indices into a padded array: a board of N lines has a border of
+ * one off-board point all round, so every point on the board has four
+ * neighbours at pt-1, pt+1, pt-stride and pt+stride. Make them with
+ * gr_pt(b, x, y) where x is the column (0 = A, the left edge of a diagram)
+ * and y is the row counted from the top edge (0 = the first line of a
+ * diagram, which is row N in GTP coordinates).
+ */
+#ifndef GOREF_RULES_BOARD_H
+#define GOREF_RULES_BOARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define GR_MIN_SIZE 2
+#define GR_MAX_SIZE 19
+#define GR_MAX_STRIDE (GR_MAX_SIZE + 2)
+#define GR_MAX_POINTS (GR_MAX_STRIDE * GR_MAX_STRIDE)
+
+/* Special "points" for moves that are not stones. */
+#define GR_PASS (-1)
+#define GR_RESIGN (-2)
+#define GR_NONE 0 /* never a point on the board: index 0 is off-board */
+
+typedef enum gr_color {
+	GR_EMPTY = 0,
+	GR_BLACK = 1,
+	GR_WHITE = 2,
+	GR_OFFBOARD = 3,
+} gr_color;
+
+/* The opponent of BLACK or WHITE. */
+static inline gr_color gr_other(gr_color c) { return (gr_color)(3 - c); }
+
+/* What a stone placement would do (gr_board_check) or did (gr_board_play). */
+typedef enum gr_legality {
+	GR_LEGAL = 0,
+	GR_OCCUPIED,   /* the point holds a stone (or is not on the board) */
+	GR_SUICIDE,    /* the stone would have no liberty and captures nothing (art. 5) */
+	GR_KO,         /* immediate retake of a single-stone ko (art. 20.1) */
+	GR_REPETITION, /* recreates an earlier whole-board position (art. 6, 20.2-3);
+	                  only gr_game reports this: the board keeps no history */
+} gr_legality;
+
+/* The short, stable name of a legality code: "legal", "occupied", "suicide",
+ * "ko", "repetition". */
+const char *gr_legality_name(gr_legality l);
+
+typedef struct gr_board {
+	int size;   /* N: 2..19 lines each way */
+	int stride; /* N + 2 */
+	uint8_t color[GR_MAX_POINTS];   /* gr_color per point, OFFBOARD on the border */
+	int16_t group[GR_MAX_POINTS];   /* a stone's group id: the point of its first stone */
+	int16_t next[GR_MAX_POINTS];    /* circular list of the stones of one group */
+	int16_t libs[GR_MAX_POINTS];    /* per group id: pseudo-liberties (stone/empty adjacencies) */
+	int16_t gsize[GR_MAX_POINTS];   /* per group id: number of stones */
+	uint64_t ghash[GR_MAX_POINTS];  /* per group id: xor of its stones' Zobrist keys */
+	uint64_t hash;                  /* Zobrist hash of the stones (not the side to move) */
+	int ko;            /* the point that may not be retaken next move, or GR_NONE */
+	uint8_t ko_color;  /* the colour that may not retake at ko */
+	int captured[3];   /* stones captured so far, by BLACK and by WHITE */
+	int stones[3];     /* stones on the board, per colour */
+	int last_captures; /* number of stones the last placement captured */
+} gr_board;
+
+/* Index of the point in column x, row y (from the top). No range check. */
+static inline int gr_pt(const gr_board *b, int x, int y) { return (y + 1) * b->stride + (x + 1); }
+static inline int gr_x(const gr_board *b, int pt) { return pt % b->stride - 1; }
+static inline int gr_y(const gr_board *b, int pt) { return pt / b->stride - 1; }
+/* True when pt is a point on the board. */
+static inline bool gr_on_board(const gr_board *b, int pt)
+{
+	return pt > 0 && pt < b->stride * b->stride && b->color[pt] != GR_OFFBOARD;
+}
+
+/* Empties the board. Returns 0, or -1 when size is not in 2..19 (board untouched). */
+int gr_board_init(gr_board *b, int size);
+
+/* The Zobrist key of a stone of colour c at point pt, and the key mixed in
+ * for "white to move" by whole-board repetition checks. */
+uint64_t gr_zobrist(gr_color c, int pt);
+uint64_t gr_zobrist_white_to_move(void);
+
+/* Whether colour c may place a stone at pt: occupied, suicide, simple ko or
+ * legal. If hash_after is not NULL and the move is legal, it receives the hash
+ * of the stones after the move and its captures. Whole-board repetition is
+ * not checked here (see gr_game). */
+gr_legality gr_board_check(const gr_board *b, gr_color c, int pt, uint64_t *hash_after);
+
+/* Places a stone of colour c at pt and removes what it captures. Checks as
+ * gr_board_check does and leaves the board untouched when the move is not
+ * legal. Returns the legality code. */
+gr_legality gr_board_play(gr_board *b, gr_color c, int pt);
+
+/* A pass: clears the ko point. */
+void gr_board_pass(gr_board *b);
+
+/* Places or removes a stone with no rule applied (setup stones, a position
+ * read from a diagram, dead stones lifted before a count). Setting a stone
+ * never captures; groups and liberties stay right. c is GR_EMPTY to remove. */
+void gr_board_set(gr_board *b, int pt, gr_color c);
+
+/* Recomputes groups, liberties, hash and stone counts after the caller wrote
+ * b->color[] directly (a whole position at once). Clears the ko point. */
+void gr_board_recompute(gr_board *b);
+
+/* Number of true liberties of the group holding pt (0 if pt is empty).
+ * If lib_out is not NULL it receives one liberty (the first found). */
+int gr_board_liberties(const gr_board *b, int pt, int *lib_out);
+
+/* Writes the points of the group holding pt into out (at most GR_MAX_POINTS)
+ * and returns how many. */
+int gr_board_group_points(const gr_board *b, int pt, int *out);
+
+/* True when pt is empty and every neighbour on the board is a stone of
+ * colour c (a one-point eye shape, used by playouts). */
+bool gr_board_is_eyelike(const gr_board *b, int pt, gr_color c);
+
+/* True if the two boards hold the same stones (size included). */
+bool gr_board_same(const gr_board *a, const gr_board *b);
+
+/* Point name in GTP coordinates ("D4", "T19", "pass"), written into buf (at
+ * least 8 bytes). Returns buf. */
+char *gr_point_name(const gr_board *b, int pt, char *buf);
+
+/* Parses a GTP point name (case-insensitive, "pass" allowed). Returns the
+ * point, GR_PASS, or GR_NONE when the text is not a point on this board. */
+int gr_point_parse(const gr_board *b, const char *s);
+
+/* Checks the internal invariants (groups, liberties, hash). For tests. */
+bool gr_board_consistent(const gr_board *b);
+
+#endif

@@ -1,0 +1,133 @@
+/* goref rules core: random legal games. See playout.h. */
+#include "playout.h"
+
+#include <string.h>
+
+
+void gr_rng_seed(gr_rng *r, uint64_t seed)
+{
+	/* one round of splitmix so that nearby seeds give unrelated streams */
+	uint64_t z = seed + 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	r->s = z ? z : 0x2545f4914f6cdd1dULL;
+}
+
+uint64_t gr_rng_next(gr_rng *r)
+{
+	uint64_t x = r->s;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	r->s = x;
+	return x * 0x2545f4914f6cdd1dULL;
+}
+
+static inline uint64_t pos_key(uint64_t stones, gr_color to_move)
+{
+	uint64_t h = stones ^ (to_move == GR_WHITE ? gr_zobrist_white_to_move() : 0);
+	return h ? h : 1;
+}
+
+static bool table_has(const gr_playout *p, uint64_t h)
+{
+	for (unsigned i = (unsigned)h & (GR_PLAYOUT_TABLE - 1);; i = (i + 1) & (GR_PLAYOUT_TABLE - 1)) {
+		if (p->seen[i] == h)
+			return true;
+		if (!p->seen[i])
+			return false;
+	}
+}
+
+static void table_add(gr_playout *p, uint64_t h)
+{
+	unsigned i = (unsigned)h & (GR_PLAYOUT_TABLE - 1);
+	while (p->seen[i] && p->seen[i] != h)
+		i = (i + 1) & (GR_PLAYOUT_TABLE - 1);
+	p->seen[i] = h;
+}
+
+/* Tries the empty points in a random rotation of list[0..n). */
+static int pick_from(gr_playout *p, const gr_board *b, gr_color c, const int16_t *list, int n)
+{
+	if (n == 0)
+		return GR_PASS;
+	int start = (int)gr_rng_below(&p->rng, (uint32_t)n);
+	for (int k = 0; k < n; k++) {
+		int i = start + k;
+		if (i >= n)
+			i -= n;
+		int pt = list[i];
+		if (gr_board_is_eyelike(b, pt, c))
+			continue;
+		uint64_t after;
+		if (gr_board_check(b, c, pt, &after) != GR_LEGAL)
+			continue;
+		if (table_has(p, pos_key(after, gr_other(c))))
+			continue;
+		return pt;
+	}
+	return GR_PASS;
+}
+
+static int collect_empty(const gr_board *b, int16_t *list, int16_t *idx)
+{
+	int n = 0;
+	for (int y = 0; y < b->size; y++)
+		for (int x = 0; x < b->size; x++) {
+			int pt = gr_pt(b, x, y);
+			if (b->color[pt] == GR_EMPTY) {
+				idx[pt] = (int16_t)n;
+				list[n++] = (int16_t)pt;
+			}
+		}
+	return n;
+}
+
+int gr_playout_pick(gr_playout *p, const gr_board *b, gr_color c)
+{
+	int16_t list[GR_MAX_POINTS], idx[GR_MAX_POINTS];
+	int n = collect_empty(b, list, idx);
+	return pick_from(p, b, c, list, n);
+}
+
+int gr_playout_run(gr_playout *p, gr_board *b, gr_color to_move, int *record, int record_cap)
+{
+	int16_t list[GR_MAX_POINTS], idx[GR_MAX_POINTS];
+	int n = collect_empty(b, list, idx);
+	int max = p->max_moves > 0 ? p->max_moves : 3 * b->size * b->size;
+	if (max > GR_PLAYOUT_TABLE / 2 - 1)
+		max = GR_PLAYOUT_TABLE / 2 - 1; /* the table must never fill */
+	memset(p->seen, 0, sizeof p->seen);
+	table_add(p, pos_key(b->hash, to_move));
+	int moves = 0, passes = 0, stones = 0;
+	gr_color c = to_move;
+	while (moves < max && passes < 2) {
+		int pt = pick_from(p, b, c, list, n);
+		if (pt == GR_PASS) {
+			gr_board_pass(b);
+			passes++;
+		} else {
+			gr_board_play(b, c, pt);
+			passes = 0;
+			stones++;
+			if (b->last_captures) {
+				n = collect_empty(b, list, idx);
+			} else {
+				int i = idx[pt];
+				list[i] = list[--n];
+				idx[list[i]] = (int16_t)i;
+			}
+		}
+		if (record && moves < record_cap)
+			record[moves] = pt;
+		moves++;
+		c = gr_other(c);
+		if (moves * 2 < GR_PLAYOUT_TABLE)
+			table_add(p, pos_key(b->hash, c));
+	}
+	p->moves = moves;
+	p->stones_played = stones;
+	return moves;
+}

@@ -1,0 +1,50 @@
+/*
+ * goref rules core: random legal games, for the benchmark, the oracle tests
+ * and the dead-stone proposal.
+ *
+ * A playout plays uniformly random legal moves (simple ko and situational
+ * whole-board repetition respected) for both sides, never filling a point
+ * whose every neighbour is a stone of the mover's own colour, until both
+ * sides pass in a row or max_moves moves have been made.
+ */
+#ifndef GOREF_RULES_PLAYOUT_H
+#define GOREF_RULES_PLAYOUT_H
+
+#include <stdint.h>
+
+#include "board.h"
+
+/* xorshift64* state; any non-zero seed. */
+typedef struct gr_rng {
+	uint64_t s;
+} gr_rng;
+
+void gr_rng_seed(gr_rng *r, uint64_t seed);
+uint64_t gr_rng_next(gr_rng *r);
+/* Uniform in 0..n-1 (n > 0). */
+static inline uint32_t gr_rng_below(gr_rng *r, uint32_t n)
+{
+	return (uint32_t)(((gr_rng_next(r) >> 32) * (uint64_t)n) >> 32);
+}
+
+#define GR_PLAYOUT_TABLE 4096
+
+typedef struct gr_playout {
+	gr_rng rng;
+	int max_moves;       /* default 3 * N * N when 0; at most GR_PLAYOUT_TABLE / 2 - 1 */
+	int moves;           /* out: moves made (stones and passes) */
+	int stones_played;   /* out: stones placed */
+	/* scratch: positions seen in this playout */
+	uint64_t seen[GR_PLAYOUT_TABLE];
+} gr_playout;
+
+/* Plays a random game from b with to_move to play. If record is not NULL it
+ * receives each move's point (GR_PASS for a pass) up to record_cap entries.
+ * Returns the number of moves made. */
+int gr_playout_run(gr_playout *p, gr_board *b, gr_color to_move, int *record, int record_cap);
+
+/* Chooses one random legal move for c on b that does not fill a one-point
+ * eye of c's own, avoiding the positions in p's table; GR_PASS if none. */
+int gr_playout_pick(gr_playout *p, const gr_board *b, gr_color c);
+
+#endif
