@@ -206,6 +206,25 @@ void gr_game_pass(gr_game *g, gr_color c)
 	seen_add(g, situational(g->board.hash, g->to_move));
 }
 
+void gr_game_forfeit(gr_game *g, gr_color c)
+{
+	if (g->state != GR_PLAYING)
+		return;
+	gr_board_pass(&g->board);
+	g->to_move = gr_other(c);
+	g->moves++;
+	g->passes_in_row = 0;
+	seen_add(g, situational(g->board.hash, g->to_move));
+}
+
+void gr_game_resume(gr_game *g)
+{
+	if (g->state == GR_ENDED_PASSES) {
+		g->state = GR_PLAYING;
+		g->passes_in_row = 0;
+	}
+}
+
 void gr_game_resign(gr_game *g, gr_color c)
 {
 	if (g->state != GR_PLAYING)

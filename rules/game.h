@@ -79,6 +79,14 @@ gr_legality gr_game_play(gr_game *g, gr_color c, int pt);
  * end the game. */
 void gr_game_pass(gr_game *g, gr_color c);
 
+/* A void move (articles 19, 20.1): colour c forfeits its turn. Like a pass
+ * for the position and the turn, but it never ends the game. */
+void gr_game_forfeit(gr_game *g, gr_color c);
+
+/* After two passes, the game goes on when a player does not agree that it
+ * is over (article 21.1). No effect in other states. */
+void gr_game_resume(gr_game *g);
+
 /* Resignation by colour c: the game ends, the other side wins. */
 void gr_game_resign(gr_game *g, gr_color c);
 
