@@ -56,6 +56,22 @@ gr_legality gr_board_check(const gr_board *b, gr_color c, int pt, uint64_t *hash
 		return GR_OCCUPIED;
 	const int nb[4] = {pt - 1, pt + 1, pt - b->stride, pt + b->stride};
 	const gr_color opp = gr_other(c);
+	/* Fast path: an empty neighbour and no opponent group that this stone
+	 * could take (a group is taken only when all its pseudo-liberties, at
+	 * most four, are at pt): legal, no capture, so no ko either. */
+	bool empty_nb = false, maybe_capture = false;
+	for (int i = 0; i < 4; i++) {
+		uint8_t col = b->color[nb[i]];
+		if (col == GR_EMPTY)
+			empty_nb = true;
+		else if (col == opp && b->libs[b->group[nb[i]]] <= 4)
+			maybe_capture = true;
+	}
+	if (empty_nb && !maybe_capture) {
+		if (hash_after)
+			*hash_after = b->hash ^ gr_zobrist(c, pt);
+		return GR_LEGAL;
+	}
 	int g[4], cnt[4], ng = 0; /* distinct neighbouring groups and their adjacencies to pt */
 	for (int i = 0; i < 4; i++) {
 		uint8_t col = b->color[nb[i]];
@@ -139,8 +155,13 @@ static void remove_group(gr_board *b, int g)
 gr_legality gr_board_play(gr_board *b, gr_color c, int pt)
 {
 	gr_legality l = gr_board_check(b, c, pt, NULL);
-	if (l != GR_LEGAL)
-		return l;
+	if (l == GR_LEGAL)
+		gr_board_play_legal(b, c, pt);
+	return l;
+}
+
+void gr_board_play_legal(gr_board *b, gr_color c, int pt)
+{
 	const int nb[4] = {pt - 1, pt + 1, pt - b->stride, pt + b->stride};
 	uint64_t key = gr_zobrist(c, pt);
 	b->color[pt] = (uint8_t)c;
@@ -183,7 +204,6 @@ gr_legality gr_board_play(gr_board *b, gr_color c, int pt)
 			b->ko_color = (uint8_t)opp;
 		}
 	}
-	return GR_LEGAL;
 }
 
 void gr_board_pass(gr_board *b)

@@ -58,7 +58,9 @@ typedef struct gr_board {
 	int stride; /* N + 2 */
 	uint8_t color[GR_MAX_POINTS];   /* gr_color per point, OFFBOARD on the border */
 	int16_t group[GR_MAX_POINTS];   /* a stone's group id: the point of its first stone */
-	int16_t next[GR_MAX_POINTS];    /* circular list of the stones of one group */
+	int16_t next[GR_MAX_POINTS];    /* circular list of the stones of one group; a
+	                                   captured group's list stays intact until its
+	                                   points are played again (playouts use it) */
 	int16_t libs[GR_MAX_POINTS];    /* per group id: pseudo-liberties (stone/empty adjacencies) */
 	int16_t gsize[GR_MAX_POINTS];   /* per group id: number of stones */
 	uint64_t ghash[GR_MAX_POINTS];  /* per group id: xor of its stones' Zobrist keys */
@@ -98,6 +100,10 @@ gr_legality gr_board_check(const gr_board *b, gr_color c, int pt, uint64_t *hash
  * gr_board_check does and leaves the board untouched when the move is not
  * legal. Returns the legality code. */
 gr_legality gr_board_play(gr_board *b, gr_color c, int pt);
+
+/* gr_board_play for a move that gr_board_check has just found legal on this
+ * very board (no check is repeated: anything else breaks the board). */
+void gr_board_play_legal(gr_board *b, gr_color c, int pt);
 
 /* A pass: clears the ko point. */
 void gr_board_pass(gr_board *b);

@@ -71,9 +71,13 @@ static int pick_from(gr_playout *p, const gr_board *b, gr_color c, const int16_t
 	return GR_PASS;
 }
 
+/* Lists the empty points; idx[pt] is a point's place in the list, -1 for
+ * every point not in it. */
 static int collect_empty(const gr_board *b, int16_t *list, int16_t *idx)
 {
 	int n = 0;
+	for (int i = 0; i < b->stride * b->stride; i++)
+		idx[i] = -1;
 	for (int y = 0; y < b->size; y++)
 		for (int x = 0; x < b->size; x++) {
 			int pt = gr_pt(b, x, y);
@@ -109,15 +113,27 @@ int gr_playout_run(gr_playout *p, gr_board *b, gr_color to_move, int *record, in
 			gr_board_pass(b);
 			passes++;
 		} else {
-			gr_board_play(b, c, pt);
+			gr_board_play_legal(b, c, pt);
 			passes = 0;
 			stones++;
+			int i = idx[pt];
+			list[i] = list[--n];
+			idx[list[i]] = (int16_t)i;
+			idx[pt] = -1;
 			if (b->last_captures) {
-				n = collect_empty(b, list, idx);
-			} else {
-				int i = idx[pt];
-				list[i] = list[--n];
-				idx[list[i]] = (int16_t)i;
+				/* the captured groups' stone lists survive their removal:
+				 * walk them from each neighbour that was just emptied */
+				const int nb[4] = {pt - 1, pt + 1, pt - b->stride, pt + b->stride};
+				for (int k = 0; k < 4; k++) {
+					if (b->color[nb[k]] != GR_EMPTY || idx[nb[k]] >= 0)
+						continue;
+					int s = nb[k];
+					do {
+						idx[s] = (int16_t)n;
+						list[n++] = (int16_t)s;
+						s = b->next[s];
+					} while (s != nb[k]);
+				}
 			}
 		}
 		if (record && moves < record_cap)
