@@ -68,8 +68,15 @@ void gr_record_set_warnings(gr_record *r, gr_color c, int n);
 
 /* Root properties by SGF name ("PB", "PW", "DT", "EV", "RE", "RU", "GN", ...),
  * other than the ones above. Get returns NULL when absent; set with a NULL
- * value removes. Returns 0 or GR_ENOMEM. */
+ * value removes. Returns 0, GR_ENOMEM, or GR_EINVAL for a name that is not 1
+ * to 32 capital letters or that has its own field or is the SGF writer's
+ * (FF GM CA AP SZ KM HA AB AW AE PL B W C GRTIME GRWARNB GRWARNW). */
 const char *gr_record_prop(const gr_record *r, const char *name);
 int gr_record_set_prop(gr_record *r, const char *name, const char *value);
+/* The root properties present, in the order they were first set (a writer
+ * needs them all): their number, and the name of the i-th (NULL when out of
+ * range). */
+int gr_record_prop_count(const gr_record *r);
+const char *gr_record_prop_name(const gr_record *r, int i);
 
 #endif
