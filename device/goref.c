@@ -1,2 +1,44 @@
+/* goref: a camera referee for the game of Go under the Chinese rules. */
 #include <stdio.h>
-int main(void) { puts("goref"); return 0; }
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+	"usage: goref COMMAND [OPTIONS] ...\n"
+	"\n"
+	"A referee for Go under the Chinese rules.\n"
+	"\n"
+	"Commands:\n"
+	"  score   count a finished position (diagram or SGF) and give the result\n"
+	"  check   replay an SGF game and report every illegal move\n"
+	"  bench   measure the speed of the rules core\n"
+	"\n"
+	"Run 'goref COMMAND --help' for the options of a command.\n"
+	"Exit status: 0 success, 1 something was found (an illegal move, no board),\n"
+	"2 an input could not be read, 64 a usage error.\n";
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(usage, stderr);
+		return EXIT_USAGE;
+	}
+	const char *cmd = argv[1];
+	if (cli_is_help(cmd) || !strcmp(cmd, "help")) {
+		fputs(usage, stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(cmd, "--version")) {
+		puts("goref 0.1");
+		return EXIT_OK;
+	}
+	if (!strcmp(cmd, "score"))
+		return cmd_score(argc - 1, argv + 1);
+	if (!strcmp(cmd, "check"))
+		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(cmd, "bench"))
+		return cmd_bench(argc - 1, argv + 1);
+	fprintf(stderr, "goref: unknown command '%s'\n\n%s", cmd, usage);
+	return EXIT_USAGE;
+}

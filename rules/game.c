@@ -232,3 +232,14 @@ void gr_game_resign(gr_game *g, gr_color c)
 	g->state = GR_ENDED_RESIGN;
 	g->resign_winner = gr_other(c);
 }
+
+uint64_t gr_game_key(uint64_t stones_hash, gr_color to_move) { return situational(stones_hash, to_move); }
+bool gr_game_has_position(const gr_game *g, uint64_t key) { return seen_has(g, key); }
+
+int gr_game_edit(gr_game *g, int pt, gr_color c)
+{
+	if (!gr_on_board(&g->board, pt) || (c != GR_BLACK && c != GR_WHITE && c != GR_EMPTY))
+		return GR_EINVAL;
+	gr_board_set(&g->board, pt, c);
+	return seen_add(g, situational(g->board.hash, g->to_move));
+}

@@ -93,4 +93,16 @@ void gr_game_resign(gr_game *g, gr_color c);
 /* The situational hash of the current position (stones and side to move). */
 uint64_t gr_game_position_hash(const gr_game *g);
 
+/* The situational key of stones (a gr_board hash) with to_move to play, and
+ * whether that position has occurred in this game: for looking ahead
+ * several moves on a copy of the board. */
+uint64_t gr_game_key(uint64_t stones_hash, gr_color to_move);
+bool gr_game_has_position(const gr_game *g, uint64_t key);
+
+/* Changes one point of the board outside the rules, after a ruling (a moved
+ * stone accepted where it went, stones taken off by a referee's decision).
+ * The new position joins the history; the turn does not change. Returns 0
+ * or GR_EINVAL. */
+int gr_game_edit(gr_game *g, int pt, gr_color c);
+
 #endif

@@ -1,0 +1,168 @@
+/* goref program: helpers shared by the commands. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diagram.h"
+#include "game.h"
+#include "replay.h"
+#include "sgf.h"
+
+char *cli_read_file(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "goref: cannot open %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		size_t r = fread(buf + n, 1, cap - n - 1, f);
+		n += r;
+		if (r == 0)
+			break;
+		if (n + 1 == cap) {
+			if (cap >= (size_t)64 << 20) {
+				fprintf(stderr, "goref: %s: larger than 64 MiB, not a game file\n", path);
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			char *nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	if (buf && ferror(f)) {
+		fprintf(stderr, "goref: cannot read %s: %s\n", path, strerror(errno));
+		free(buf);
+		buf = NULL;
+	}
+	if (f != stdin)
+		fclose(f);
+	if (!buf)
+		return NULL;
+	buf[n] = 0;
+	if (len)
+		*len = n;
+	return buf;
+}
+
+void cli_report_error(const char *path, const gr_error *err)
+{
+	if (err->line > 0 && err->column > 0)
+		fprintf(stderr, "goref: %s:%d:%d: %s\n", path, err->line, err->column, err->message);
+	else if (err->line > 0)
+		fprintf(stderr, "goref: %s:%d: %s\n", path, err->line, err->message);
+	else
+		fprintf(stderr, "goref: %s: %s\n", path, err->message);
+}
+
+static bool looks_like_sgf(const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')
+			continue;
+		return text[i] == '(';
+	}
+	return false;
+}
+
+int cli_load_position(cli_position *pos, const char *path)
+{
+	memset(pos, 0, sizeof *pos);
+	size_t len;
+	char *text = cli_read_file(path, &len);
+	if (!text)
+		return EXIT_INPUT;
+	gr_error err = {0};
+	int rc;
+	if (looks_like_sgf(text, len)) {
+		rc = gr_sgf_read(&pos->record, text, len, &err);
+		if (rc == 0) {
+			gr_game *g = NULL;
+			rc = gr_game_new(&g, gr_record_size(pos->record));
+			if (rc == 0) {
+				gr_replay(g, pos->record, NULL, NULL);
+				pos->board = *gr_game_board(g);
+				pos->to_move = gr_game_to_move(g);
+				gr_game_free(g);
+			} else {
+				gr_error_set(&err, rc, 0, 0, "out of memory");
+			}
+		}
+	} else {
+		rc = gr_diagram_parse(&pos->board, pos->dead, text, len, 0, &err);
+		pos->to_move = GR_BLACK;
+		for (int i = 0; rc == 0 && i < GR_MAX_POINTS; i++)
+			pos->has_dead |= pos->dead[i];
+	}
+	free(text);
+	if (rc != 0) {
+		cli_report_error(path, &err);
+		cli_position_free(pos);
+		return EXIT_INPUT;
+	}
+	return 0;
+}
+
+void cli_position_free(cli_position *pos)
+{
+	gr_record_free(pos->record);
+	pos->record = NULL;
+}
+
+void cli_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+bool cli_parse_double(const char *opt, const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = s ? strtod(s, &end) : 0;
+	if (!s || !*s || *end || errno || v < lo || v > hi) {
+		fprintf(stderr, "goref: %s needs a number from %g to %g, not '%s'\n", opt, lo, hi, s ? s : "");
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+bool cli_parse_int(const char *opt, const char *s, int lo, int hi, int *out)
+{
+	char *end;
+	errno = 0;
+	long v = s ? strtol(s, &end, 10) : 0;
+	if (!s || !*s || *end || errno || v < lo || v > hi) {
+		fprintf(stderr, "goref: %s needs a whole number from %d to %d, not '%s'\n", opt, lo, hi, s ? s : "");
+		return false;
+	}
+	*out = (int)v;
+	return true;
+}
+
+bool cli_is_help(const char *arg) { return !strcmp(arg, "-h") || !strcmp(arg, "--help"); }

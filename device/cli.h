@@ -1,0 +1,49 @@
+/* goref program: helpers shared by the commands. */
+#ifndef GOREF_DEVICE_CLI_H
+#define GOREF_DEVICE_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "board.h"
+#include "record.h"
+#include "util.h"
+
+/* Exit codes of every command. */
+enum { EXIT_OK = 0, EXIT_FOUND = 1, EXIT_INPUT = 2, EXIT_USAGE = 64 };
+
+/* Reads a whole file ("-" = standard input). NULL with a message on stderr. */
+char *cli_read_file(const char *path, size_t *len);
+
+/* Prints "goref: PATH:LINE:COL: message" for a parse error. */
+void cli_report_error(const char *path, const gr_error *err);
+
+/* What a position file held. */
+typedef struct cli_position {
+	gr_board board;
+	bool dead[GR_MAX_POINTS]; /* stones marked dead in a diagram */
+	bool has_dead;
+	gr_record *record;        /* the SGF's record, or NULL for a diagram */
+	gr_color to_move;
+} cli_position;
+
+/* Loads a diagram or an SGF file (its final position after replaying it
+ * under the rules). Returns 0, or EXIT_INPUT after printing why. */
+int cli_load_position(cli_position *pos, const char *path);
+void cli_position_free(cli_position *pos);
+
+/* Writes s as a JSON string (with quotes). */
+void cli_json_string(FILE *f, const char *s);
+
+/* Parses a number option; prints an error naming the option when bad. */
+bool cli_parse_double(const char *opt, const char *s, double lo, double hi, double *out);
+bool cli_parse_int(const char *opt, const char *s, int lo, int hi, int *out);
+
+/* True if arg is -h or --help. */
+bool cli_is_help(const char *arg);
+
+int cmd_score(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+#endif

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Installs what goref needs to build and test on Debian 12 or Raspberry Pi OS
+# (bookworm): a C compiler, CMake, cmocka for the tests, GNU Go as the rules
+# oracle of the tests. Does nothing when everything is already there.
+set -e
+pkgs="build-essential cmake pkg-config libcmocka-dev gnugo"
+missing=""
+for p in $pkgs; do
+	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "install-deps: installing$missing"
+if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq $missing
