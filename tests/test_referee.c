@@ -1,0 +1,348 @@
+/* The referee, from hand-written observation logs (tests/fixtures/referee/):
+ * every event type, a real ko fight, a snapback, a capture of several groups,
+ * missed moves, the end of the game and the count. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "obslog.h"
+#include "referee.h"
+
+#define MAX_EVENTS 256
+
+typedef struct run {
+	char ev[MAX_EVENTS][160];
+	int n;
+	char json[MAX_EVENTS][1024];
+	int size;
+} run;
+
+/* "type C point->to #move rule wN [p1,p2]" with the parts that apply */
+static void on_event(const gr_event *e, void *ud)
+{
+	run *r = ud;
+	if (r->n >= MAX_EVENTS)
+		return;
+	gr_board b;
+	gr_board_init(&b, r->size);
+	char *s = r->ev[r->n];
+	size_t cap = sizeof r->ev[0], k = 0;
+	char name[8];
+	k += (size_t)snprintf(s + k, cap - k, "%s", gr_event_type_name(e->type));
+	if (e->color == GR_BLACK || e->color == GR_WHITE)
+		k += (size_t)snprintf(s + k, cap - k, " %c", e->color == GR_BLACK ? 'B' : 'W');
+	if (e->point != GR_NONE)
+		k += (size_t)snprintf(s + k, cap - k, " %s", gr_point_name(&b, e->point, name));
+	if (e->to != GR_NONE)
+		k += (size_t)snprintf(s + k, cap - k, "->%s", gr_point_name(&b, e->to, name));
+	if (e->move > 0)
+		k += (size_t)snprintf(s + k, cap - k, " #%d", e->move);
+	if (e->rule)
+		k += (size_t)snprintf(s + k, cap - k, " %s", e->rule);
+	if (e->type == GR_EV_WARNING)
+		k += (size_t)snprintf(s + k, cap - k, " w%d", e->warnings);
+	if (e->result)
+		k += (size_t)snprintf(s + k, cap - k, " %s", e->result);
+	if (e->npoints > 0) {
+		k += (size_t)snprintf(s + k, cap - k, " [");
+		for (int i = 0; i < e->npoints && k + 8 < cap; i++)
+			k += (size_t)snprintf(s + k, cap - k, "%s%s", i ? "," : "", gr_point_name(&b, e->points[i], name));
+		snprintf(s + k, cap - k, "]");
+	}
+	gr_event_json(e, r->size, r->json[r->n], sizeof r->json[0]);
+	assert_non_null(e->message);
+	assert_true(strlen(e->message) > 0);
+	r->n++;
+}
+
+/* Runs a log fixture through a referee; returns it for more questions. */
+static gr_referee *run_log(const char *name, run *out, const gr_referee_options *opt)
+{
+	memset(out, 0, sizeof *out);
+	size_t len;
+	char *text = tu_read_file(tu_fixture(name), &len);
+	if (!text)
+		fail_msg("cannot read %s", tu_fixture(name));
+	gr_obslog *p;
+	assert_int_equal(gr_obslog_new(&p, 0), 0);
+	gr_referee *ref = NULL;
+	gr_obs_item *item = malloc(sizeof *item);
+	gr_error err = {0};
+	int lineno = 0;
+	for (char *line = text; line && *line;) {
+		char *nl = strchr(line, '\n');
+		size_t l = nl ? (size_t)(nl - line) : strlen(line);
+		lineno++;
+		int rc = gr_obslog_feed(p, line, l, item, &err);
+		if (rc < 0)
+			fail_msg("%s:%d: %s", name, err.line, err.message);
+		if (rc == 1) {
+			if (!ref) {
+				out->size = item->kind == GR_OBS_POSITION ? item->size : 9;
+				assert_int_equal(gr_referee_new(&ref, out->size, opt, on_event, out), 0);
+			}
+			if (item->kind == GR_OBS_POSITION)
+				assert_int_equal(gr_referee_observe(ref, item->t, item->cells), 0);
+			else
+				assert_int_equal(gr_referee_command(ref, item->t, item->command, item->color), 0);
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	assert_int_equal(gr_obslog_finish(p, &err), 0);
+	gr_obslog_free(p);
+	free(item);
+	free(text);
+	return ref;
+}
+
+/* The events must be exactly these, in this order. */
+static void expect_events(const run *r, const char *const *want, int n)
+{
+	int i;
+	for (i = 0; i < n && i < r->n; i++)
+		if (strcmp(r->ev[i], want[i]) != 0)
+			break;
+	if (i < n || r->n != n) {
+		char all[8192];
+		size_t k = 0;
+		for (int j = 0; j < r->n && k + 200 < sizeof all; j++)
+			k += (size_t)snprintf(all + k, sizeof all - k, "  %2d %s\n", j, r->ev[j]);
+		fail_msg("event %d: expected '%s', got '%s'\nall events:\n%s", i, i < n ? want[i] : "(none)",
+		         i < r->n ? r->ev[i] : "(none)", all);
+	}
+}
+
+#define EXPECT(r, ...)                                                                             \
+	do {                                                                                       \
+		static const char *const want_[] = {__VA_ARGS__};                                  \
+		expect_events(r, want_, (int)(sizeof want_ / sizeof want_[0]));                    \
+	} while (0)
+
+static run R; /* large: kept out of the stack */
+
+static void test_ko_fight(void **s)
+{
+	(void)s;
+	gr_referee *ref = run_log("referee/ko_fight.log", &R, NULL);
+	EXPECT(&R, "move B B5 #1", "move W C5 #2", "move B A4 #3", "move W D4 #4", "move B B3 #5", "move W C3 #6",
+	       "move B E1 #7", "move W B4 #8", "move B C4 #9 [B4]", "capture B #9 [B4]", "illegal W B4 #10 ko",
+	       "warning W w1", "lifted [B4]", "move B E2 #11", "move W B4 #12 [C4]", "capture W #12 [C4]");
+	assert_int_equal(gr_referee_warnings(ref, GR_WHITE), 1);
+	/* the void move is a pass in the record, with the ruling as its comment */
+	const gr_move *m = gr_record_move(gr_referee_record(ref), 9);
+	assert_int_equal(m->pt, GR_PASS);
+	assert_non_null(m->comment);
+	assert_non_null(strstr(m->comment, "20.1"));
+	assert_non_null(strstr(R.json[10], "\"type\":\"illegal\""));
+	assert_non_null(strstr(R.json[10], "\"rule\":\"ko\""));
+	assert_non_null(strstr(R.json[10], "\"article\":\"20.1\""));
+	gr_referee_free(ref);
+}
+
+static void test_snapback(void **s)
+{
+	(void)s;
+	gr_referee *ref = run_log("referee/snapback.log", &R, NULL);
+	EXPECT(&R, "move B A2 #1", "move W A3 #2", "move B B2 #3", "move W B3 #4", "move B C2 #5", "move W C3 #6",
+	       "move B C1 #7", "move W D3 #8", "move B F6 #9", "move W D2 #10", "move B F5 #11", "move W D1 #12",
+	       "move B F4 #13", "move W B1 #14", "move B A1 #15 [B1]", "capture B #15 [B1]",
+	       "move W B1 #16 [A2,B2,C2,A1,C1]", "capture W #16 [A2,B2,C2,A1,C1]");
+	gr_referee_free(ref);
+}
+
+static void test_capture_of_four_groups(void **s)
+{
+	(void)s;
+	gr_referee *ref = run_log("referee/capture_four.log", &R, NULL);
+	assert_int_equal(R.n, 19);
+	assert_string_equal(R.ev[17], "move W D5 #18 [D6,C5,E5,D4]");
+	assert_string_equal(R.ev[18], "capture W #18 [D6,C5,E5,D4]");
+	assert_int_equal(gr_referee_board(ref)->stones[GR_BLACK], 5);
+	gr_referee_free(ref);
+}
+
+static void test_missed_capture(void **s)
+{
+	(void)s;
+	gr_referee *ref = run_log("referee/missed_capture.log", &R, NULL);
+	assert_int_equal(R.n, 22);
+	assert_string_equal(R.ev[17], "move W D5 #18 [D6,C5,E5,D4]");
+	assert_string_equal(R.ev[18], "missed_capture W #18 [D6,C5,E5,D4]");
+	assert_string_equal(R.ev[19], "warning W w1");
+	assert_string_equal(R.ev[20], "move B G1 #19");
+	/* then they are lifted, as asked */
+	assert_string_equal(R.ev[21], "lifted [D6,C5,E5,D4]");
+	assert_int_equal(gr_referee_warnings(ref, GR_WHITE), 1);
+	assert_int_equal(gr_referee_warnings(ref, GR_BLACK), 0);
+	gr_referee_free(ref);
+}
+
+static void test_suicide(void **s)
+{
+	(void)s;
+	gr_referee *ref = run_log("referee/suicide.log", &R, NULL);
+	EXPECT(&R, "move B C3 #1", "move W A2 #2", "move B C2 #3", "move W B1 #4", "illegal B A1 #5 suicide",
+	       "lifted [A1]", "move W E5 #6");
+	assert_non_null(strstr(R.json[4], "\"article\":\"19\""));
+	assert_int_equal(gr_referee_warnings(ref, GR_BLACK), 0);
+	gr_referee_free(ref);
+}
+
+static void test_double_move_and_second_warning(void **s)
+{
+	(void)s;
+	gr_referee *ref = run_log("referee/double_move.log", &R, NULL);
+	EXPECT(&R, "move B E5 #1", "move W C3 #2", "move B G7 #3", "double_move B G3 #3", "warning B w1",
+	       "lifted [G3]", "move W C7 #4", "move B D4 #5", "double_move B F4 #5", "warning B w2", "result W+F");
+	assert_true(gr_referee_finished(ref));
+	gr_referee_free(ref);
+}
+
+static void test_takeback(void **s)
+{
+	(void)s;
+	gr_referee *ref = run_log("referee/takeback.log", &R, NULL);
+	EXPECT(&R, "move B E5 #1", "move W C3 #2", "move B G7 #3", "takeback B G7->G6 #3", "warning B w1",
+	       "restored", "move W C7 #4");
+	assert_non_null(strstr(R.json[3], "\"article\":\"17.3\""));
+	gr_referee_free(ref);
+}
+
+static void test_moved_stone(void **s)
+{
+	(void)s;
+	gr_referee *ref = run_log("referee/moved_stone.log", &R, NULL);
+	EXPECT(&R, "move B E5 #1", "move W C3 #2", "move B G7 #3", "move W G3 #4", "moved_stone B E5->E4",
+	       "move B C7 #5", "restored");
+	assert_int_equal(gr_referee_warnings(ref, GR_BLACK), 0);
+	gr_referee_free(ref);
+}
+
+static void test_moved_stone_accepted(void **s)
+{
+	(void)s;
+	/* with persist 1 the one-off misread is a ruling too: the setting works */
+	gr_referee_options o;
+	gr_referee_options_init(&o);
+	o.persist = 1;
+	gr_referee *ref = run_log("referee/moved_stone.log", &R, &o);
+	assert_string_equal(R.ev[4], "wrong_removal W [E5]");
+	assert_string_equal(R.ev[5], "warning W w1");
+	gr_referee_free(ref);
+}
+
+static void test_wrong_removal(void **s)
+{
+	(void)s;
+	gr_referee *ref = run_log("referee/wrong_removal.log", &R, NULL);
+	EXPECT(&R, "move B E5 #1", "move W C3 #2", "move B D3 #3", "wrong_removal B [C3]", "warning B w1",
+	       "restored", "move W G5 #4");
+	assert_non_null(strstr(R.json[3], "\"article\":\"18.1\""));
+	gr_referee_free(ref);
+}
+
+static void test_disturbed(void **s)
+{
+	(void)s;
+	gr_referee *ref = run_log("referee/disturbed.log", &R, NULL);
+	assert_int_equal(R.n, 8);
+	assert_string_equal(R.ev[5], "disturbed [E6,E5,G5,H5,B3,C3]");
+	assert_non_null(strstr(R.json[5], "\"article\":\"17.6\""));
+	assert_string_equal(R.ev[6], "restored");
+	assert_string_equal(R.ev[7], "move W G3 #6");
+	assert_int_equal(gr_referee_warnings(ref, GR_BLACK) + gr_referee_warnings(ref, GR_WHITE), 0);
+	gr_referee_free(ref);
+}
+
+static void test_missed_moves(void **s)
+{
+	(void)s;
+	gr_referee *ref = run_log("referee/missed_moves.log", &R, NULL);
+	assert_int_equal(R.n, 7);
+	assert_string_equal(R.ev[0], "move B E5 #1");
+	assert_string_equal(R.ev[1], "move W C3 #2");
+	assert_string_equal(R.ev[2], "ambiguous [C7,G7,G3]");
+	/* one of the two orders */
+	assert_true(!strcmp(R.ev[3], "move B G7 #3") || !strcmp(R.ev[3], "move B G3 #3"));
+	assert_string_equal(R.ev[4], "move W C7 #4");
+	assert_string_equal(R.ev[6], "move W D4 #6");
+	gr_referee_free(ref);
+}
+
+static void test_end_and_count(void **s)
+{
+	(void)s;
+	gr_referee *ref = run_log("referee/end_count.log", &R, NULL);
+	assert_int_equal(R.n, 14 + 2 + 1 + 1 + 2);
+	assert_string_equal(R.ev[14], "pass B #15");
+	assert_string_equal(R.ev[15], "pass W #16");
+	assert_string_equal(R.ev[16], "end");
+	assert_string_equal(R.ev[17], "dead [E1]");
+	assert_string_equal(R.ev[18], "count W+6.25 [E1]");
+	assert_string_equal(R.ev[19], "result W+12.5");
+	const char *j = R.json[18];
+	assert_non_null(strstr(j, "\"black\":10"));
+	assert_non_null(strstr(j, "\"white\":15"));
+	assert_non_null(strstr(j, "\"dame\":0"));
+	assert_non_null(strstr(j, "\"winner\":\"W\""));
+	assert_non_null(strstr(j, "\"margin\":6.25"));
+	assert_non_null(strstr(j, "\"result_points\":\"W+12.5\""));
+	assert_non_null(strstr(j, "\"dead\":[\"E1\"]"));
+	assert_true(gr_referee_finished(ref));
+	assert_string_equal(gr_record_prop(gr_referee_record(ref), "RE"), "W+12.5");
+	gr_referee_free(ref);
+}
+
+static void test_resign(void **s)
+{
+	(void)s;
+	gr_referee *ref = run_log("referee/resign.log", &R, NULL);
+	EXPECT(&R, "move B E5 #1", "move W C3 #2", "resign W", "result B+R");
+	gr_referee_free(ref);
+}
+
+static void test_commands_out_of_place(void **s)
+{
+	(void)s;
+	run *r = &R;
+	memset(r, 0, sizeof *r);
+	r->size = 9;
+	gr_referee *ref;
+	assert_int_equal(gr_referee_new(&ref, 9, NULL, on_event, r), 0);
+	unsigned char cells[81] = {0};
+	assert_int_equal(gr_referee_observe(ref, 1, cells), 0);
+	assert_int_equal(gr_referee_command(ref, 2, GR_CMD_COUNT, GR_EMPTY), 0);
+	assert_int_equal(gr_referee_command(ref, 3, GR_CMD_ACCEPT, GR_EMPTY), 0);
+	assert_int_equal(r->n, 2);
+	assert_string_equal(r->ev[0], "error");
+	/* time going backwards and bad cells are errors of the caller */
+	assert_int_equal(gr_referee_observe(ref, 1, cells), GR_EINVAL);
+	cells[5] = 7;
+	assert_int_equal(gr_referee_observe(ref, 4, cells), GR_EINVAL);
+	gr_referee_free(ref);
+	assert_int_equal(gr_referee_new(&ref, 25, NULL, NULL, NULL), GR_ERANGE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ko_fight),
+		cmocka_unit_test(test_snapback),
+		cmocka_unit_test(test_capture_of_four_groups),
+		cmocka_unit_test(test_missed_capture),
+		cmocka_unit_test(test_suicide),
+		cmocka_unit_test(test_double_move_and_second_warning),
+		cmocka_unit_test(test_takeback),
+		cmocka_unit_test(test_moved_stone),
+		cmocka_unit_test(test_moved_stone_accepted),
+		cmocka_unit_test(test_wrong_removal),
+		cmocka_unit_test(test_disturbed),
+		cmocka_unit_test(test_missed_moves),
+		cmocka_unit_test(test_end_and_count),
+		cmocka_unit_test(test_resign),
+		cmocka_unit_test(test_commands_out_of_place),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
