@@ -406,6 +406,15 @@ static void test_read_details(void **state)
 	assert_int_equal(gr_record_move_count(r), 1);
 	assert_int_equal(gr_record_prop_count(r), 1);
 	gr_record_free(r);
+	/* GRTIME without a move is ignored; PL after the first move too; KM and
+	 * game information on a later node count; several C are joined */
+	r = read_text("(;SZ[5];GRTIME[2];B[aa];PL[B]KM[0.5]PB[late][ignored]W[bb]C[a][b]C[c])");
+	assert_move(r, 0, GR_BLACK, "A5", -1, NULL);
+	assert_move(r, 1, GR_WHITE, "B4", -1, "a\nb\nc");
+	assert_int_equal(gr_record_first_player(r), GR_EMPTY);
+	assert_true(gr_record_komi(r) == 0.5);
+	assert_string_equal(gr_record_prop(r, "PB"), "late");
+	gr_record_free(r);
 	/* a NUL byte inside a value is a byte like another */
 	static const char nul[] = "(;SZ[5]PB[a\0b];B[aa])";
 	gr_error err;
@@ -526,6 +535,20 @@ static void test_read_deep(void **state)
 	memset(text + k, ')', n);
 	assert_int_equal(gr_sgf_read(&r, text, k + n, &err), 0);
 	assert_int_equal(gr_record_move_count(r), (int)n);
+	gr_record_free(r);
+	free(text);
+
+	/* 100000 comment nodes after one move: one comment, read in linear time */
+	n = 100000;
+	text = malloc(8 * n + 16);
+	assert_non_null(text);
+	k = (size_t)sprintf(text, "(;B[aa]");
+	for (size_t i = 0; i < n; i++)
+		k += (size_t)sprintf(text + k, ";C[%zu]", i % 10);
+	text[k++] = ')';
+	assert_int_equal(gr_sgf_read(&r, text, k, &err), 0);
+	assert_int_equal(gr_record_move_count(r), 1);
+	assert_int_equal(strlen(gr_record_move(r, 0)->comment), 2 * n - 1);
 	gr_record_free(r);
 	free(text);
 }
@@ -807,15 +830,10 @@ static void fail_free(void *p)
 	free(p);
 }
 
-static void test_out_of_memory(void **state)
+/* Reads text with every allocation budget until it succeeds: each failure
+ * must be GR_ENOMEM with nothing left allocated. Returns the budget needed. */
+static int read_with_failures(const char *text, size_t len)
 {
-	(void)state;
-	size_t len;
-	char *text = tu_read_file(tu_fixture("sgf/simple.sgf"), &len);
-	assert_non_null(text);
-	const gr_allocator a = {fail_malloc, fail_realloc, fail_free};
-	gr_set_allocator(&a);
-	int reads = 0, writes = 0;
 	for (long budget = 0;; budget++) {
 		alloc_left = budget;
 		alloc_live = 0;
@@ -823,17 +841,38 @@ static void test_out_of_memory(void **state)
 		gr_error err = {0};
 		int rc = gr_sgf_read(&r, text, len, &err);
 		if (rc == 0) {
-			reads = (int)budget;
 			alloc_left = 1L << 30;
 			gr_record_free(r);
 			assert_int_equal(alloc_live, 0);
-			break;
+			return (int)budget;
 		}
 		assert_int_equal(rc, GR_ENOMEM);
 		assert_null(r);
 		assert_int_equal(alloc_live, 0);
 		assert_string_equal(err.message, "out of memory");
 	}
+}
+
+static void test_out_of_memory(void **state)
+{
+	(void)state;
+	const char *fixtures[] = {"handicap.sgf", "variations.sgf", "ff3.sgf", "escapes.sgf",
+	                          "simple.sgf"};
+	const gr_allocator a = {fail_malloc, fail_realloc, fail_free};
+	int reads = 0, writes = 0;
+	size_t len = 0;
+	char *text = NULL;
+	for (size_t i = 0; i < sizeof fixtures / sizeof *fixtures; i++) {
+		char path[64];
+		snprintf(path, sizeof path, "sgf/%s", fixtures[i]);
+		free(text);
+		text = tu_read_file(tu_fixture(path), &len);
+		assert_non_null(text);
+		gr_set_allocator(&a);
+		reads += read_with_failures(text, len);
+		gr_set_allocator(NULL);
+	}
+	gr_set_allocator(&a);
 	alloc_left = 1L << 30;
 	alloc_live = 0;
 	gr_record *r = NULL;
