@@ -12,6 +12,9 @@ static const char usage[] =
 	"Commands:\n"
 	"  score   count a finished position (diagram or SGF) and give the result\n"
 	"  check   replay an SGF game and report every illegal move\n"
+	"  referee rule on an observation log (what the camera saw, what the\n"
+	"          operator said): events as JSON lines, the game as SGF\n"
+	"  makelog turn an SGF game into a clean observation log\n"
 	"  bench   measure the speed of the rules core\n"
 	"\n"
 	"Run 'goref COMMAND --help' for the options of a command.\n"
@@ -37,6 +40,10 @@ int main(int argc, char **argv)
 		return cmd_score(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check"))
 		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(cmd, "referee"))
+		return cmd_referee(argc - 1, argv + 1);
+	if (!strcmp(cmd, "makelog"))
+		return cmd_makelog(argc - 1, argv + 1);
 	if (!strcmp(cmd, "bench"))
 		return cmd_bench(argc - 1, argv + 1);
 	fprintf(stderr, "goref: unknown command '%s'\n\n%s", cmd, usage);
