@@ -48,10 +48,13 @@ struct gr_referee {
 	int capture_move;
 	/* void stones (illegal, double move) and missed captures that must come off */
 	uint8_t lift_color[GR_MAX_POINTS];
+	int nlift; /* how many lift marks are set */
 
-	/* a change that is not (yet) a ruling: how long it has lasted */
+	/* a change that is not (yet) a ruling: how long it has lasted, and who
+	 * had moved last when it was first seen */
 	uint64_t pending_sig;
 	int pending_count;
+	gr_color pending_mover;
 
 	ruling last; /* the last ruling that asked for the board to be put right */
 
@@ -293,16 +296,16 @@ static void track_lifting(gr_referee *r, const unsigned char *seen)
 	const gr_board *b = rboard(r);
 	char list[512], msg[600];
 	if (r->cap_open) {
+		/* the marks stay until all of it is off: a stone dropped back
+		 * while lifting is still part of the capture */
 		int left = 0;
-		for (int i = 0; i < r->ncap_list; i++) {
-			int pt = r->cap_list[i];
-			if (r->capture_color[pt] && seen[pt] != r->capture_color[pt])
-				r->capture_color[pt] = 0;
-			left += r->capture_color[pt] != 0;
-		}
+		for (int i = 0; i < r->ncap_list; i++)
+			left += seen[r->cap_list[i]] == r->capture_color[r->cap_list[i]];
 		if (!left) {
 			/* all of the last capture is off the board */
 			r->cap_open = false;
+			for (int i = 0; i < r->ncap_list; i++)
+				r->capture_color[r->cap_list[i]] = 0;
 			points_text(b, r->cap_list, r->ncap_list, list, sizeof list);
 			snprintf(msg, sizeof msg, "%s took off %d stone%s: %s.", color_word(r->capturer), r->ncap_list,
 			         r->ncap_list == 1 ? "" : "s", list);
@@ -316,11 +319,12 @@ static void track_lifting(gr_referee *r, const unsigned char *seen)
 		}
 	}
 	int lift_pts[GR_MAX_POINTS], lifted = 0;
-	for (int y = 0; y < b->size; y++)
+	for (int y = 0; y < b->size && r->nlift > 0; y++)
 		for (int x = 0; x < b->size; x++) {
 			int pt = gr_pt(b, x, y);
 			if (r->lift_color[pt] && seen[pt] != r->lift_color[pt]) {
 				r->lift_color[pt] = 0;
+				r->nlift--;
 				lift_pts[lifted++] = pt;
 			}
 		}
@@ -348,6 +352,7 @@ static void judge_missed_capture(gr_referee *r, const unsigned char *seen)
 		if (r->capture_color[pt] && seen[pt] == r->capture_color[pt]) {
 			pts[n++] = pt;
 			r->lift_color[pt] = r->capture_color[pt];
+			r->nlift++;
 		}
 		r->capture_color[pt] = 0;
 	}
@@ -376,22 +381,43 @@ static void judge_missed_capture(gr_referee *r, const unsigned char *seen)
  * as allowed until they are lifted. */
 static void accept_move(gr_referee *r, gr_color c, int pt, const unsigned char *seen)
 {
-	gr_board before = *rboard(r);
+	const gr_board *b = rboard(r);
+	const int nb[4] = {pt - 1, pt + 1, pt - b->stride, pt + b->stride};
+	bool was_opp[4];
+	for (int k = 0; k < 4; k++)
+		was_opp[k] = b->color[nb[k]] == gr_other(c);
 	if (gr_game_state_of(r->game) == GR_ENDED_PASSES)
 		gr_game_resume(r->game);
 	gr_legality l = gr_game_play(r->game, c, pt);
 	gr_record_add_move(r->rec, c, pt, r->t, NULL);
 	r->last_move_pt = pt;
 	r->last_mover = c;
-	const gr_board *b = rboard(r);
+	/* the captured groups: their stone lists outlive them (board.h) */
 	int caps[GR_MAX_POINTS], ncap = 0, still = 0;
-	for (int i = 0; i < b->stride * b->stride; i++)
-		if (before.color[i] == gr_other(c) && b->color[i] == GR_EMPTY) {
-			caps[ncap++] = i;
-			if (seen[i] == gr_other(c)) {
-				r->capture_color[i] = (uint8_t)gr_other(c);
+	for (int k = 0; k < 4; k++) {
+		if (!was_opp[k] || b->color[nb[k]] != GR_EMPTY)
+			continue;
+		bool listed = false;
+		for (int i = 0; i < ncap && !listed; i++)
+			listed = caps[i] == nb[k];
+		if (listed)
+			continue;
+		int s = nb[k];
+		do {
+			caps[ncap++] = s;
+			if (seen[s] == gr_other(c)) {
+				r->capture_color[s] = (uint8_t)gr_other(c);
 				still++;
 			}
+			s = b->next[s];
+		} while (s != nb[k]);
+	}
+	/* in board order, top row first */
+	for (int i = 1; i < ncap; i++)
+		for (int j = i; j > 0 && caps[j - 1] > caps[j]; j--) {
+			int t = caps[j];
+			caps[j] = caps[j - 1];
+			caps[j - 1] = t;
 		}
 	if (ncap) {
 		r->capturer = c;
@@ -465,6 +491,8 @@ static void void_move(gr_referee *r, gr_color c, int pt, gr_legality l)
 	/* void: counts as a pass for the record (article 19) */
 	gr_game_forfeit(r->game, c);
 	gr_record_add_move(r->rec, c, GR_PASS, r->t, NULL);
+	if (!r->lift_color[pt])
+		r->nlift++;
 	r->lift_color[pt] = (uint8_t)c;
 	gr_event e = new_event(GR_EV_ILLEGAL);
 	e.color = c;
@@ -488,6 +516,8 @@ static void double_move(gr_referee *r, gr_color c, int pt)
 	else
 		snprintf(msg, sizeof msg, "%s played twice in a row: %s is void (article 17.2). Lift it; %s to play.",
 		         color_word(c), gr_point_name(rboard(r), pt, name), color_word(gr_other(c)));
+	if (!r->lift_color[pt])
+		r->nlift++;
 	r->lift_color[pt] = (uint8_t)c;
 	gr_event e = new_event(GR_EV_DOUBLE_MOVE);
 	e.color = c;
@@ -512,6 +542,7 @@ typedef struct search {
 	int best[MAX_SEARCH_STONES * 2];
 	int total;
 	int found;
+	bool allow_missing; /* earlier stones may be missing (judged apart) */
 	bool used[2][MAX_SEARCH_STONES];
 } search;
 
@@ -530,6 +561,9 @@ static bool matches_seen(const search *s, const gr_board *start, const gr_board 
 				continue;
 			/* ruled on already, still waiting to be put right */
 			if (r->last.active && r->last.seen[pt] == got + 1 && start->color[pt] == want)
+				continue;
+			/* an earlier stone missing: not the moves' doing, judged apart */
+			if (s->allow_missing && got == GR_EMPTY && start->color[pt] == want)
 				continue;
 			return false;
 		}
@@ -598,18 +632,29 @@ static bool persists(gr_referee *r, const diff *d)
 	} else {
 		r->pending_sig = d->sig;
 		r->pending_count = 1;
+		r->pending_mover = r->last_move_pt != GR_NONE ? r->last_mover : GR_EMPTY;
 	}
 	return r->pending_count == r->opt.persist;
 }
 
-static void judge_change(gr_referee *r, const unsigned char *seen, const diff *d)
+static void judge_leftover(gr_referee *r, const unsigned char *seen, const diff *d);
+
+/* New stones: moves when legal moves explain them (stones they capture may
+ * be gone or still there); else a void stone or a double move. Returns true
+ * when the new stones were dealt with; what else differs is then judged on
+ * its own. */
+static bool judge_new_stones(gr_referee *r, const unsigned char *seen, const diff *d)
 {
 	const gr_board *b = rboard(r);
 	gr_color to_move = gr_game_to_move(r->game);
-	char name[8], name2[8], msg[700], list[512];
-
-	/* new stones and nothing else but stones they may capture: moves */
-	if (d->nadd > 0 && d->nswap == 0 && d->nadd <= MAX_SEARCH_STONES * 2) {
+	char msg[700], list[512];
+	if (d->nadd == 0 || d->nswap != 0 || d->nadd > MAX_SEARCH_STONES * 2)
+		return false;
+	/* one stone gone and one of its colour come: a stone moved (or taken
+	 * back), judged as such rather than as a move plus a removal */
+	if (d->nadd == 1 && d->nrem == 1 && seen[d->add[0]] == b->color[d->rem[0]])
+		return false;
+	{
 		search s;
 		memset(&s, 0, sizeof s);
 		s.r = r;
@@ -621,11 +666,15 @@ static void judge_change(gr_referee *r, const unsigned char *seen, const diff *d
 				s.stones[side][s.n[side]++] = pt;
 		}
 		s.total = s.n[0] + s.n[1];
+		/* a single new stone is a move even when an earlier stone or two
+		 * went missing at the same time (judged apart, once it lasts); with
+		 * several new stones and stones gone that no capture explains, the
+		 * board was more likely disturbed than played on */
+		s.allow_missing = d->nadd == 1 && d->nrem < r->opt.disturbed_threshold;
 		bool alternates = s.total == d->nadd && (s.n[0] == s.n[1] || s.n[0] == s.n[1] + 1);
 		if (alternates) {
 			search_orders(&s, b, to_move, 0);
 			if (s.found >= 1) {
-				r->pending_count = 0;
 				if (s.found > 1) {
 					points_text(b, d->add, d->nadd, list, sizeof list);
 					snprintf(msg, sizeof msg,
@@ -648,29 +697,52 @@ static void judge_change(gr_referee *r, const unsigned char *seen, const diff *d
 				}
 				if (s.found > 1)
 					note(r, msg);
-				return;
+				return true;
 			}
 		}
 		/* a single stone that is not a legal move */
-		if (d->nadd == 1 && d->nrem == 0) {
+		if (d->nadd == 1) {
 			int pt = d->add[0];
 			gr_color c = (gr_color)seen[pt];
 			if (c == to_move) {
 				gr_legality l = gr_game_check(r->game, c, pt);
 				if (l != GR_LEGAL && !(l == GR_REPETITION && r->opt.repetition != GR_REP_FORBID)) {
-					r->pending_count = 0;
 					judge_missed_capture(r, seen);
 					if (r->ph == PH_PLAYING)
 						void_move(r, c, pt, l);
-					return;
+					return true;
 				}
 			} else {
-				r->pending_count = 0;
 				double_move(r, c, pt);
-				return;
+				return true;
 			}
 		}
 	}
+	return false;
+}
+
+static void judge_change(gr_referee *r, const unsigned char *seen, const diff *d)
+{
+	if (judge_new_stones(r, seen, d)) {
+		if (r->ph != PH_PLAYING)
+			return;
+		/* what the moves do not explain (an earlier stone gone) */
+		diff rest;
+		compute_diff(r, seen, &rest);
+		if (rest.nadd + rest.nrem + rest.nswap == 0)
+			r->pending_count = 0;
+		else
+			judge_leftover(r, seen, &rest);
+		return;
+	}
+	judge_leftover(r, seen, d);
+}
+
+/* Changes to earlier stones: rulings once they last. */
+static void judge_leftover(gr_referee *r, const unsigned char *seen, const diff *d)
+{
+	const gr_board *b = rboard(r);
+	char name[8], name2[8], msg[700], list[512];
 
 	/* the last stone lifted and played elsewhere: a takeback (17.3) */
 	if (d->nadd == 1 && d->nrem == 1 && d->nswap == 0 && seen[d->add[0]] == b->color[d->rem[0]]) {
@@ -716,9 +788,9 @@ static void judge_change(gr_referee *r, const unsigned char *seen, const diff *d
 			one_colour &= b->color[d->rem[i]] == c;
 		if (one_colour) {
 			points_text(b, d->rem, d->nrem, list, sizeof list);
-			/* who lifted them: the player who moved last, when they are the
-			 * opponent's (article 18.1) */
-			bool by_opponent = r->last_move_pt != GR_NONE && r->last_mover == gr_other(c);
+			/* who lifted them: the player who had moved last when they
+			 * went, when they are that player's opponent's (article 18.1) */
+			bool by_opponent = r->pending_mover == gr_other(c);
 			snprintf(msg, sizeof msg,
 			         "%s stone%s %s %s liberties but %s taken off%s: put %s back.",
 			         c == GR_BLACK ? "Black" : "White", d->nrem == 1 ? "" : "s", list,

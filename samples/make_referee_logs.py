@@ -151,3 +151,29 @@ save('end_count.log', b, ["A finished 5x5 game: two passes, end, the dead black 
 # resignation
 b=B(9); b.see(); b.play('X','E5'); b.play('O','C3'); b.cmd('resign W')
 save('resign.log', b, ["White resigns after two moves: B+R."])
+
+# a stone lifted while the game goes on: the moves are still accepted
+b=B(5); b.see()
+for c,p in [('X','C3'),('O','D4'),('X','B2')]: b.play(c,p)
+b.lift('B2'); b.see()
+b.play('O','D2'); b.play('X','B4')
+save('removal_during_play.log', b, ["Black's B2 (move 3) is lifted; White plays D2 with it still off: the",
+ "move is accepted and the lasting removal is ruled on its own (no warning:",
+ "who lifted it is not known); Black plays B4, also accepted."])
+
+# an earlier stone gone when the next stone comes
+b=B(5); b.see()
+for c,p in [('X','C3'),('O','D4'),('X','B2'),('O','E1')]: b.play(c,p)
+b.lift('D4'); b.see(); b.put('X','A5'); b.see(); b.see()
+save('removal_then_move.log', b, ["White's D4 disappears, then Black plays A5 (seen twice): the move is",
+ "accepted and D4's removal is ruled apart."])
+
+# a captured stone dropped back while lifting
+b=B(5); b.see()
+for c,p in [('X','A1'),('O','A2'),('X','B1'),('O','B2'),('X','E5')]: b.play(c,p)
+b.play('O','C1', lift=False)
+b.lift('A1'); b.see(0.1); b.put('X','A1'); b.see(0.1); b.lift('A1'); b.lift('B1'); b.see(0.3)
+b.play('X','D4'); b.play('O','D2'); b.play('X','C4')
+save('capture_dropped_back.log', b, ["White C1 (move 6) takes A1 and B1; while lifting, A1 drops back on its",
+ "point for a moment: still part of the capture, not a move. Then all is off",
+ "and the game goes on."])

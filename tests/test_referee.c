@@ -303,6 +303,33 @@ static void test_resign(void **s)
 	gr_referee_free(ref);
 }
 
+/* Found by feeding logs with faults: an earlier stone lifted while the game
+ * goes on must not stop the moves from being recorded. */
+static void test_removal_during_play(void **s)
+{
+	(void)s;
+	gr_referee *ref = run_log("referee/removal_during_play.log", &R, NULL);
+	EXPECT(&R, "move B C3 #1", "move W D4 #2", "move B B2 #3", "move W D2 #4", "wrong_removal B [B2]",
+	       "move B B4 #5");
+	/* Black's own stone, lifted after Black's own move: no one to warn */
+	assert_int_equal(gr_referee_warnings(ref, GR_BLACK) + gr_referee_warnings(ref, GR_WHITE), 0);
+	gr_referee_free(ref);
+	ref = run_log("referee/removal_then_move.log", &R, NULL);
+	EXPECT(&R, "move B C3 #1", "move W D4 #2", "move B B2 #3", "move W E1 #4", "move B A5 #5",
+	       "wrong_removal W [D4]");
+	gr_referee_free(ref);
+}
+
+static void test_capture_dropped_back(void **s)
+{
+	(void)s;
+	gr_referee *ref = run_log("referee/capture_dropped_back.log", &R, NULL);
+	EXPECT(&R, "move B A1 #1", "move W A2 #2", "move B B1 #3", "move W B2 #4", "move B E5 #5",
+	       "move W C1 #6 [A1,B1]", "capture W #6 [A1,B1]", "move B D4 #7", "move W D2 #8", "move B C4 #9");
+	assert_int_equal(gr_referee_warnings(ref, GR_WHITE), 0);
+	gr_referee_free(ref);
+}
+
 static void test_commands_out_of_place(void **s)
 {
 	(void)s;
@@ -342,6 +369,8 @@ int main(void)
 		cmocka_unit_test(test_missed_moves),
 		cmocka_unit_test(test_end_and_count),
 		cmocka_unit_test(test_resign),
+		cmocka_unit_test(test_removal_during_play),
+		cmocka_unit_test(test_capture_dropped_back),
 		cmocka_unit_test(test_commands_out_of_place),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
