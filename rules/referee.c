@@ -654,6 +654,15 @@ static bool judge_new_stones(gr_referee *r, const unsigned char *seen, const dif
 	 * back), judged as such rather than as a move plus a removal */
 	if (d->nadd == 1 && d->nrem == 1 && seen[d->add[0]] == b->color[d->rem[0]])
 		return false;
+	/* the common case, one stone of the side to move and nothing gone: a
+	 * legal move needs no search (its captures may be on or off) */
+	if (d->nadd == 1 && d->nrem == 0 && seen[d->add[0]] == to_move &&
+	    gr_game_check(r->game, to_move, d->add[0]) == GR_LEGAL) {
+		judge_missed_capture(r, seen);
+		if (r->ph == PH_PLAYING)
+			accept_move(r, to_move, d->add[0], seen);
+		return true;
+	}
 	{
 		search s;
 		memset(&s, 0, sizeof s);
