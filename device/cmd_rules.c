@@ -27,20 +27,27 @@ static const char score_usage[] =
 	"                    dame), dame, komi, winner, margin (stones), result,\n"
 	"                    result_points (SGF RE), dead (GTP points), warnings\n";
 
-static void print_points(FILE *f, const gr_board *b, const bool *dead)
+/* The dead stones' points: a JSON array, or plain words. */
+static void print_points(FILE *f, const gr_board *b, const bool *dead, bool json)
 {
 	char name[8];
 	bool first = true;
-	fputc('[', f);
+	if (json)
+		fputc('[', f);
 	for (int y = 0; y < b->size; y++)
 		for (int x = 0; x < b->size; x++) {
 			int pt = gr_pt(b, x, y);
 			if (dead[pt] && b->color[pt] != GR_EMPTY) {
-				fprintf(f, "%s\"%s\"", first ? "" : ",", gr_point_name(b, pt, name));
+				gr_point_name(b, pt, name);
+				if (json)
+					fprintf(f, "%s\"%s\"", first ? "" : ",", name);
+				else
+					fprintf(f, "%s%s", first ? "" : " ", name);
 				first = false;
 			}
 		}
-	fputc(']', f);
+	if (json)
+		fputc(']', f);
 }
 
 int cmd_score(int argc, char **argv)
@@ -120,7 +127,7 @@ int cmd_score(int argc, char **argv)
 		printf(",\"black_stones\":%d,\"white_stones\":%d,\"black_territory\":%d,\"white_territory\":%d",
 		       c.black_stones, c.white_stones, c.black_territory, c.white_territory);
 		printf(",\"black_warnings\":%d,\"white_warnings\":%d,\"dead\":", wb, ww);
-		print_points(stdout, &pos->board, dead);
+		print_points(stdout, &pos->board, dead, true);
 		printf("}\n");
 	} else {
 		char diag[GR_MAX_SIZE * (GR_MAX_SIZE + 1) + 1];
@@ -128,9 +135,8 @@ int cmd_score(int argc, char **argv)
 		fputs(diag, stdout);
 		printf("Dead stones: %d black, %d white", c.black_dead, c.white_dead);
 		if (c.black_dead + c.white_dead) {
-			printf(" (");
-			print_points(stdout, &pos->board, dead);
-			printf(")");
+			printf(": ");
+			print_points(stdout, &pos->board, dead, false);
 		}
 		printf("\nBlack %s: %d stones + %d points + half of %d dame\n", gr_format_number(c.black, num, sizeof num),
 		       c.black_stones, c.black_territory, c.dame);
