@@ -344,14 +344,12 @@ int gr_point_parse(const gr_board *b, const char *s)
 {
 	if (!s || !*s)
 		return GR_NONE;
-	char low[8];
-	size_t n = strlen(s);
-	if (n < sizeof low) {
-		for (size_t i = 0; i <= n; i++)
-			low[i] = (char)tolower((unsigned char)s[i]);
-		if (!strcmp(low, "pass"))
-			return GR_PASS;
-	}
+	static const char pass[] = "pass";
+	size_t k = 0;
+	while (k < 4 && tolower((unsigned char)s[k]) == pass[k])
+		k++;
+	if (k == 4 && s[4] == 0)
+		return GR_PASS;
 	int L = toupper((unsigned char)s[0]);
 	const char *p = strchr(gr_letters, L);
 	if (!p || L == 0)

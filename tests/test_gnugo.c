@@ -618,7 +618,7 @@ static void check_count(lockstep *ls)
 		fail_game(ls, "gr_count_board failed");
 	char score[64];
 	snprintf(score, sizeof score, "%s", must("final_score"));
-	double mine, theirs;
+	double mine = 0, theirs = 0;
 	if (!parse_result(cnt.result_points, &mine) || !parse_result(score, &theirs))
 		fail_game(ls, "cannot read the results: goref \"%s\", GNU Go \"%s\"", cnt.result_points,
 		          score);
