@@ -66,6 +66,23 @@ void cli_report_error(const char *path, const gr_error *err)
 		fprintf(stderr, "goref: %s: %s\n", path, err->message);
 }
 
+int cli_load_sgf(gr_record **out, const char *path)
+{
+	*out = NULL;
+	size_t len;
+	char *text = cli_read_file(path, &len);
+	if (!text)
+		return EXIT_INPUT;
+	gr_error err = {0};
+	int rc = gr_sgf_read(out, text, len, &err);
+	free(text);
+	if (rc) {
+		cli_report_error(path, &err);
+		return EXIT_INPUT;
+	}
+	return 0;
+}
+
 static bool looks_like_sgf(const char *text, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {

@@ -15,6 +15,10 @@ enum { EXIT_OK = 0, EXIT_FOUND = 1, EXIT_INPUT = 2, EXIT_USAGE = 64 };
 /* Reads a whole file ("-" = standard input). NULL with a message on stderr. */
 char *cli_read_file(const char *path, size_t *len);
 
+/* Reads an SGF file into a new record (free with gr_record_free). Returns 0,
+ * or EXIT_INPUT after printing why (the file, line and column at fault). */
+int cli_load_sgf(gr_record **out, const char *path);
+
 /* Prints "goref: PATH:LINE:COL: message" for a parse error. */
 void cli_report_error(const char *path, const gr_error *err);
 

@@ -211,18 +211,9 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr, "goref check: no GAME.sgf given\n\n%s", check_usage);
 		return EXIT_USAGE;
 	}
-	size_t len;
-	char *text = cli_read_file(path, &len);
-	if (!text)
-		return EXIT_INPUT;
 	gr_record *rec = NULL;
-	gr_error err = {0};
-	int rc = gr_sgf_read(&rec, text, len, &err);
-	free(text);
-	if (rc) {
-		cli_report_error(path, &err);
+	if (cli_load_sgf(&rec, path) != 0)
 		return EXIT_INPUT;
-	}
 	gr_game *g = NULL;
 	if (gr_game_new(&g, gr_record_size(rec)) != 0) {
 		gr_record_free(rec);

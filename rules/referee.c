@@ -246,6 +246,30 @@ static void points_text(const gr_board *b, const int *pts, int n, char *buf, siz
 	}
 }
 
+/* An event about a list of points, its message the prefix and the points. */
+static void emit_points(gr_referee *r, gr_event_type type, gr_color c, int move, const int *pts, int n,
+                        const char *prefix)
+{
+	char list[512], msg[700];
+	points_text(rboard(r), pts, n, list, sizeof list);
+	snprintf(msg, sizeof msg, "%s%s.", prefix, list);
+	gr_event e = new_event(type);
+	e.color = c;
+	e.move = move;
+	e.points = pts;
+	e.npoints = n;
+	e.message = msg;
+	emit(r, &e);
+}
+
+/* The capture event: the stones a move took are off the board. */
+static void emit_capture(gr_referee *r, gr_color c, int move, const int *pts, int n)
+{
+	char prefix[64];
+	snprintf(prefix, sizeof prefix, "%s took off %d stone%s: ", color_word(c), n, n == 1 ? "" : "s");
+	emit_points(r, GR_EV_CAPTURE, c, move, pts, n, prefix);
+}
+
 /* ---- judging observations */
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -294,7 +318,6 @@ static void compute_diff(const gr_referee *r, const unsigned char *seen, diff *d
 static void track_lifting(gr_referee *r, const unsigned char *seen)
 {
 	const gr_board *b = rboard(r);
-	char list[512], msg[600];
 	if (r->cap_open) {
 		/* the marks stay until all of it is off: a stone dropped back
 		 * while lifting is still part of the capture */
@@ -306,16 +329,7 @@ static void track_lifting(gr_referee *r, const unsigned char *seen)
 			r->cap_open = false;
 			for (int i = 0; i < r->ncap_list; i++)
 				r->capture_color[r->cap_list[i]] = 0;
-			points_text(b, r->cap_list, r->ncap_list, list, sizeof list);
-			snprintf(msg, sizeof msg, "%s took off %d stone%s: %s.", color_word(r->capturer), r->ncap_list,
-			         r->ncap_list == 1 ? "" : "s", list);
-			gr_event e = new_event(GR_EV_CAPTURE);
-			e.color = r->capturer;
-			e.move = r->capture_move;
-			e.points = r->cap_list;
-			e.npoints = r->ncap_list;
-			e.message = msg;
-			emit(r, &e);
+			emit_capture(r, r->capturer, r->capture_move, r->cap_list, r->ncap_list);
 		}
 	}
 	int lift_pts[GR_MAX_POINTS], lifted = 0;
@@ -328,15 +342,8 @@ static void track_lifting(gr_referee *r, const unsigned char *seen)
 				lift_pts[lifted++] = pt;
 			}
 		}
-	if (lifted) {
-		points_text(b, lift_pts, lifted, list, sizeof list);
-		snprintf(msg, sizeof msg, "Off the board as asked: %s.", list);
-		gr_event e = new_event(GR_EV_LIFTED);
-		e.points = lift_pts;
-		e.npoints = lifted;
-		e.message = msg;
-		emit(r, &e);
-	}
+	if (lifted)
+		emit_points(r, GR_EV_LIFTED, GR_EMPTY, 0, lift_pts, lifted, "Off the board as asked: ");
 }
 
 /* A capture that was not taken off when the opponent played (18.2). */
@@ -439,19 +446,8 @@ static void accept_move(gr_referee *r, gr_color c, int pt, const unsigned char *
 	e.npoints = ncap;
 	e.message = msg;
 	emit(r, &e);
-	if (ncap && !still) {
-		char list[512], m2[600];
-		points_text(b, caps, ncap, list, sizeof list);
-		snprintf(m2, sizeof m2, "%s took off %d stone%s: %s.", color_word(c), ncap, ncap == 1 ? "" : "s",
-		         list);
-		gr_event ce = new_event(GR_EV_CAPTURE);
-		ce.color = c;
-		ce.move = move_number(r);
-		ce.points = caps;
-		ce.npoints = ncap;
-		ce.message = m2;
-		emit(r, &ce);
-	}
+	if (ncap && !still)
+		emit_capture(r, c, move_number(r), caps, ncap);
 	if (l == GR_REPETITION) {
 		/* a repetition under draw / replay / no-result ends the game */
 		const char *res = r->opt.repetition == GR_REP_DRAW     ? "Draw"
@@ -877,25 +873,10 @@ static void judge_end_phase(gr_referee *r, const unsigned char *seen)
 				back[nb++] = pt;
 			}
 		}
-	char list[512], msg[600];
-	if (n) {
-		points_text(b, pts, n, list, sizeof list);
-		snprintf(msg, sizeof msg, "Dead stones lifted: %s.", list);
-		gr_event e = new_event(GR_EV_DEAD);
-		e.points = pts;
-		e.npoints = n;
-		e.message = msg;
-		emit(r, &e);
-	}
-	if (nb) {
-		points_text(b, back, nb, list, sizeof list);
-		snprintf(msg, sizeof msg, "Put back on the board, not dead after all: %s.", list);
-		gr_event e = new_event(GR_EV_UNEXPLAINED);
-		e.points = back;
-		e.npoints = nb;
-		e.message = msg;
-		emit(r, &e);
-	}
+	if (n)
+		emit_points(r, GR_EV_DEAD, GR_EMPTY, 0, pts, n, "Dead stones lifted: ");
+	if (nb)
+		emit_points(r, GR_EV_UNEXPLAINED, GR_EMPTY, 0, back, nb, "Put back on the board, not dead after all: ");
 }
 
 int gr_referee_observe(gr_referee *r, double t, const unsigned char *cells)

@@ -5,33 +5,7 @@
 set -u
 goref=$1
 fx=$2
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-# run NAME WANT_EXIT CMD...: runs, keeps stdout in $tmp/out and stderr in $tmp/err
-run() {
-	local name=$1 want=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	local got=$?
-	if [ "$got" -eq "$want" ]; then ok; else
-		bad "$name: exit $got, expected $want"
-		sed 's/^/    out: /' "$tmp/out"
-		sed 's/^/    err: /' "$tmp/err"
-	fi
-}
-# has NAME FILE TEXT: FILE must contain TEXT
-has() {
-	if grep -qF -- "$3" "$tmp/$2"; then ok; else
-		bad "$1: '$3' not in $2"
-		sed 's/^/    /' "$tmp/$2"
-	fi
-}
+. "$(dirname "$0")/e2e_lib.sh"
 
 # --- score
 run "score json" 0 "$goref" score --json "$fx/rules/count_dead.txt"
@@ -102,5 +76,4 @@ run "no command" 64 "$goref"
 run "unknown command" 64 "$goref" frobnicate
 has "unknown command" err "unknown command 'frobnicate'"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+e2e_done

@@ -8,50 +8,12 @@
 set -u
 goref=$1
 fx=$2
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/e2e_lib.sh"
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-# run NAME WANT_EXIT CMD...: runs, keeps stdout in $tmp/out and stderr in $tmp/err
-run() {
-	local name=$1 want=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	local got=$?
-	if [ "$got" -eq "$want" ]; then ok; else
-		bad "$name: exit $got, expected $want"
-		sed 's/^/    out: /' "$tmp/out" | head -20
-		sed 's/^/    err: /' "$tmp/err" | head -20
-	fi
-}
-# has NAME FILE TEXT: FILE must contain TEXT
-has() {
-	if grep -qF -- "$3" "$tmp/$2"; then ok; else
-		bad "$1: '$3' not in $2"
-		sed 's/^/    /' "$tmp/$2" | head -20
-	fi
-}
-# hasnt NAME FILE TEXT: FILE must not contain TEXT
-hasnt() {
-	if ! grep -qF -- "$3" "$tmp/$2"; then ok; else
-		bad "$1: '$3' in $2"
-		grep -F -- "$3" "$tmp/$2" | head -5 | sed 's/^/    /'
-	fi
-}
 # The moves of an SGF, one a line (";B[pd]", ";W[]"; "tt" is a pass too).
 moves() { tr -d ' \t\r\n' <"$1" | grep -o ';[BW]\[[a-z]*\]' | sed 's/\[tt\]/[]/'; }
 # The rulings among events: any of these types is one.
 rulings='"type":"(illegal|double_move|missed_capture|wrong_removal|takeback|moved_stone|disturbed|warning|ambiguous|unexplained|error)"'
-
-# Until goref dispatches the two commands, there is nothing to test.
-if ! "$goref" referee --help >/dev/null 2>&1 || ! "$goref" makelog --help >/dev/null 2>&1; then
-	echo "goref has no referee or makelog command: skipped"
-	exit 77
-fi
 
 # --- the real-games proof
 games=0
@@ -224,5 +186,4 @@ if coproc REF { "$goref" referee -; }; then
 	wait "$REF_PID" 2>/dev/null
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+e2e_done
