@@ -5,7 +5,7 @@
 set -u
 goref=$1
 fx=$2
-. "$(dirname "$0")/e2e_lib.sh"
+. "$(dirname "$0")/lib_e2e.sh"
 
 # --- score
 run "score json" 0 "$goref" score --json "$fx/rules/count_dead.txt"

@@ -8,7 +8,7 @@
 set -u
 goref=$1
 fx=$2
-. "$(dirname "$0")/e2e_lib.sh"
+. "$(dirname "$0")/lib_e2e.sh"
 
 # The moves of an SGF, one a line (";B[pd]", ";W[]"; "tt" is a pass too).
 moves() { tr -d ' \t\r\n' <"$1" | grep -o ';[BW]\[[a-z]*\]' | sed 's/\[tt\]/[]/'; }
