@@ -1,0 +1,79 @@
+/* vision/geom: homographies between the board grid and the image. */
+#include "testutil.h"
+
+#include <math.h>
+
+#include "geom.h"
+
+static void test_four_corners_round_trip(void **s)
+{
+	(void)s;
+	/* a 19x19 grid seen at an angle: a trapezoid, rotated a little */
+	double corners[8] = {112.5, 80.25, 530, 95, 600.75, 455, 40, 430};
+	double H[9];
+	assert_true(gv_h_from_corners(corners, 19, H));
+	double back[8];
+	gv_h_corners(H, 19, back);
+	for (int k = 0; k < 8; k++)
+		assert_true(fabs(back[k] - corners[k]) < 1e-9);
+	/* the inverse takes image points back to the grid */
+	double Hi[9], x, y, u, v;
+	assert_true(gv_h_invert(H, Hi));
+	for (int j = 0; j < 19; j += 6)
+		for (int i = 0; i < 19; i += 6) {
+			assert_true(gv_h_apply(H, i, j, &x, &y));
+			assert_true(gv_h_apply(Hi, x, y, &u, &v));
+			assert_true(fabs(u - i) < 1e-9 && fabs(v - j) < 1e-9);
+		}
+	/* straight lines stay straight: the middle line's points are collinear */
+	double ax, ay, bx, by, cx, cy;
+	gv_h_apply(H, 0, 9, &ax, &ay);
+	gv_h_apply(H, 7, 9, &bx, &by);
+	gv_h_apply(H, 18, 9, &cx, &cy);
+	assert_true(fabs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax)) < 1e-6);
+}
+
+static void test_fit_many_points_with_rectangular_cells(void **s)
+{
+	(void)s;
+	/* cells 2.35 cm across by 2.5 cm along (article 32), as a true grid in cm */
+	double G[9] = {0.9, -0.1, 300, 0.05, 1.1, 200, 0.0004, 0.0002, 1};
+	double src[2 * 361], dst[2 * 361];
+	int n = 0;
+	for (int j = 0; j < 19; j++)
+		for (int i = 0; i < 19; i++) {
+			src[2 * n] = i;
+			src[2 * n + 1] = j;
+			gv_h_apply(G, i * 23.5, j * 25.0, &dst[2 * n], &dst[2 * n + 1]);
+			n++;
+		}
+	double H[9];
+	assert_true(gv_h_fit(src, dst, n, H));
+	for (int k = 0; k < n; k++) {
+		double x, y;
+		gv_h_apply(H, src[2 * k], src[2 * k + 1], &x, &y);
+		assert_true(fabs(x - dst[2 * k]) < 1e-6 && fabs(y - dst[2 * k + 1]) < 1e-6);
+	}
+}
+
+static void test_degenerate(void **s)
+{
+	(void)s;
+	double H[9];
+	double line[8] = {0, 0, 1, 1, 2, 2, 3, 3.0000000001};
+	double sq[8] = {0, 0, 1, 0, 1, 1, 0, 1};
+	assert_false(gv_h_from_4(sq, line, H));
+	assert_false(gv_h_fit(sq, sq, 3, H));
+	double zero[9] = {0};
+	assert_false(gv_h_invert(zero, H));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_four_corners_round_trip),
+		cmocka_unit_test(test_fit_many_points_with_rectangular_cells),
+		cmocka_unit_test(test_degenerate),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,42 @@
+/*
+ * goref vision: plane geometry of the board.
+ *
+ * The grid is modelled in board coordinates: the intersection in column i and
+ * row j (0..N-1, row 0 the top edge of the image's view, column 0 its left)
+ * is the point (i, j). A homography H (3x3, row-major, H[8] normalised to 1)
+ * maps board coordinates to image pixels (x right, y down; pixel centres are
+ * whole numbers, the top-left pixel's centre is (0, 0), as in OpenCV).
+ * Because the grid is fitted through a homography, the
+ * real board's rectangular cells (2.3-2.4 cm across by 2.45-2.55 cm along,
+ * article 32) and the camera's perspective are both part of H; nothing here
+ * assumes square cells.
+ */
+#ifndef GOREF_VISION_GEOM_H
+#define GOREF_VISION_GEOM_H
+
+#include <stdbool.h>
+
+/* Maps (x, y) through H; returns false when the point maps to infinity. */
+bool gv_h_apply(const double H[9], double x, double y, double *ox, double *oy);
+
+/* The homography that takes src[k] to dst[k] for four point pairs
+ * (src/dst: x0 y0 x1 y1 x2 y2 x3 y3). Returns false when the points are
+ * degenerate (three on a line). */
+bool gv_h_from_4(const double src[8], const double dst[8], double H[9]);
+
+/* Least squares over n >= 4 point pairs (normalised DLT). Returns false when
+ * degenerate. */
+bool gv_h_fit(const double *src, const double *dst, int n, double H[9]);
+
+/* The inverse of H; false when H is singular. */
+bool gv_h_invert(const double H[9], double Hinv[9]);
+
+/* The homography from board coordinates of an N-line grid to the image for
+ * four grid corners in the image, clockwise from the top-left:
+ * corners = x y of (0,0), (N-1,0), (N-1,N-1), (0,N-1). */
+bool gv_h_from_corners(const double corners[8], int size, double H[9]);
+
+/* The four grid corners in the image (clockwise from the top-left) for H. */
+void gv_h_corners(const double H[9], int size, double corners[8]);
+
+#endif

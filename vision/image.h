@@ -1,0 +1,46 @@
+/*
+ * goref vision: an image in memory.
+ *
+ * Pixels are 8-bit, interleaved, rows top to bottom, `stride` bytes from one
+ * row to the next: 1 channel (grey) or 3 (R, G, B in that order). The same
+ * layout OpenCV's cv::Mat uses, so vision/cvwrap.cpp wraps these without a
+ * copy.
+ */
+#ifndef GOREF_VISION_IMAGE_H
+#define GOREF_VISION_IMAGE_H
+
+#include <stddef.h>
+
+/* Error codes of vision/ (0 is success; the rules core's GR_E* codes are
+ * -1..-4 and keep their meaning here). */
+enum {
+	GV_OK = 0,
+	GV_EINVAL = -1,   /* bad argument */
+	GV_ENOMEM = -2,   /* out of memory */
+	GV_EREAD = -10,   /* a file that cannot be opened or decoded */
+	GV_EWRITE = -11,  /* a file that cannot be written */
+	GV_ECV = -12,     /* OpenCV raised an error (the message says which) */
+	GV_ENOTFOUND = -13, /* no board found in the image */
+};
+
+typedef struct gv_image {
+	int width, height;
+	int channels;        /* 1 or 3 */
+	size_t stride;       /* bytes per row */
+	unsigned char *data; /* owned when made by gv_image_alloc */
+} gv_image;
+
+/* Allocates a zeroed image (stride = width * channels). Returns 0,
+ * GV_EINVAL or GV_ENOMEM; on failure img->data is NULL. */
+int gv_image_alloc(gv_image *img, int width, int height, int channels);
+/* Frees what gv_image_alloc (or a reader) allocated; NULL-safe; leaves the
+ * struct zeroed. */
+void gv_image_free(gv_image *img);
+
+/* Pixel address (no range check). */
+static inline unsigned char *gv_px(const gv_image *img, int x, int y)
+{
+	return img->data + (size_t)y * img->stride + (size_t)x * (size_t)img->channels;
+}
+
+#endif
