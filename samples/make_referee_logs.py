@@ -177,3 +177,14 @@ b.play('X','D4'); b.play('O','D2'); b.play('X','C4')
 save('capture_dropped_back.log', b, ["White C1 (move 6) takes A1 and B1; while lifting, A1 drops back on its",
  "point for a moment: still part of the capture, not a move. Then all is off",
  "and the game goes on."])
+
+# a moved stone the referee lets stand; a disturbed board the operator restores
+b=B(9); b.see()
+for c,p in [('X','E5'),('O','C3'),('X','G7'),('O','G3')]: b.play(c,p)
+b.lift('E5'); b.put('X','E4'); b.see(); b.see()
+b.cmd('accept', 0.5)
+b.see(); b.play('X','C7')
+b.cmd('restore', 0.5)
+save('accept_restore.log', b, ["E5 shifts to E4 (moved_stone); the referee lets it stand ('accept'): the",
+ "record now has E4 and the game goes on. A 'restore' with nothing flagged",
+ "changes nothing."])

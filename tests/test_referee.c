@@ -330,6 +330,24 @@ static void test_capture_dropped_back(void **s)
 	gr_referee_free(ref);
 }
 
+static void test_accept_and_restore(void **s)
+{
+	(void)s;
+	gr_referee *ref = run_log("referee/accept_restore.log", &R, NULL);
+	EXPECT(&R, "move B E5 #1", "move W C3 #2", "move B G7 #3", "move W G3 #4", "moved_stone B E5->E4",
+	       "accepted [E4,E5]", "move B C7 #5");
+	/* the record's board has the stone where it went */
+	const gr_board *b = gr_referee_board(ref);
+	assert_int_equal(b->color[gr_point_parse(b, "E4")], GR_BLACK);
+	assert_int_equal(b->color[gr_point_parse(b, "E5")], GR_EMPTY);
+	/* and the ruling and the decision are in the record's comments */
+	const gr_move *m = gr_record_move(gr_referee_record(ref), 3);
+	assert_non_null(m->comment);
+	assert_non_null(strstr(m->comment, "17.5"));
+	assert_non_null(strstr(m->comment, "stands"));
+	gr_referee_free(ref);
+}
+
 static void test_commands_out_of_place(void **s)
 {
 	(void)s;
@@ -371,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_resign),
 		cmocka_unit_test(test_removal_during_play),
 		cmocka_unit_test(test_capture_dropped_back),
+		cmocka_unit_test(test_accept_and_restore),
 		cmocka_unit_test(test_commands_out_of_place),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
