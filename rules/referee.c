@@ -1132,8 +1132,15 @@ size_t gr_event_json(const gr_event *e, int size, char *buf, size_t cap)
 	gr_board b;
 	gr_board_init(&b, size);
 	char name[8], num[16];
-	jprintf(&j, "{\"t\":%s,\"type\":\"%s\"", gr_format_number(e->t, num, sizeof num) ? num : "0",
-	        gr_event_type_name(e->type));
+	/* the time to the millisecond, without trailing zeros */
+	snprintf(num, sizeof num, "%.3f", e->t);
+	for (char *z = num + strlen(num) - 1; z > num && (*z == '0' || *z == '.'); z--) {
+		char c = *z;
+		*z = 0;
+		if (c == '.')
+			break;
+	}
+	jprintf(&j, "{\"t\":%s,\"type\":\"%s\"", num, gr_event_type_name(e->type));
 	if (e->color == GR_BLACK || e->color == GR_WHITE)
 		jprintf(&j, ",\"color\":\"%c\"", e->color == GR_BLACK ? 'B' : 'W');
 	if (e->point != GR_NONE)
