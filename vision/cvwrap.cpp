@@ -1,0 +1,296 @@
+// goref vision: the one door to OpenCV. See cvwrap.h.
+// Every entry point catches everything; no exception reaches C.
+extern "C" {
+#include "image.h"
+}
+#include "cvwrap.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <vector>
+
+#include <opencv2/calib3d.hpp>
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+namespace {
+
+void set_err(char *err, size_t cap, const char *what, const char *msg)
+{
+	if (!err || cap == 0)
+		return;
+	std::snprintf(err, cap, "%s: %s", what, msg ? msg : "unknown error");
+}
+
+bool valid(const gv_image *img)
+{
+	return img && img->data && img->width > 0 && img->height > 0 &&
+	       (img->channels == 1 || img->channels == 3) &&
+	       img->stride >= (size_t)img->width * (size_t)img->channels;
+}
+
+cv::Mat wrap(const gv_image *img)
+{
+	return cv::Mat(img->height, img->width, CV_8UC(img->channels), img->data, img->stride);
+}
+
+// Allocates out to the size and channels of m and copies m into it.
+int export_mat(const cv::Mat &m, gv_image *out, char *err, size_t cap, const char *what)
+{
+	if (m.depth() != CV_8U || (m.channels() != 1 && m.channels() != 3)) {
+		set_err(err, cap, what, "unexpected image type");
+		return GV_ECV;
+	}
+	int rc = gv_image_alloc(out, m.cols, m.rows, m.channels());
+	if (rc) {
+		set_err(err, cap, what, rc == GV_ENOMEM ? "out of memory" : "bad image size");
+		return rc;
+	}
+	cv::Mat dst = wrap(out);
+	m.copyTo(dst);
+	return GV_OK;
+}
+
+// Runs f (which may throw) and turns every exception into a code.
+template <typename F> int guarded(const char *what, char *err, size_t cap, gv_image *out, F f)
+{
+	try {
+		return f();
+	} catch (const cv::Exception &e) {
+		if (out)
+			gv_image_free(out);
+		set_err(err, cap, what, e.what());
+		return GV_ECV;
+	} catch (const std::bad_alloc &) {
+		if (out)
+			gv_image_free(out);
+		set_err(err, cap, what, "out of memory");
+		return GV_ENOMEM;
+	} catch (...) {
+		if (out)
+			gv_image_free(out);
+		set_err(err, cap, what, "unexpected C++ exception");
+		return GV_ECV;
+	}
+}
+
+} // namespace
+
+extern "C" int gv_imread(gv_image *out, const char *path, char *err, size_t cap)
+{
+	if (!out || !path) {
+		set_err(err, cap, "imread", "bad argument");
+		return GV_EINVAL;
+	}
+	std::memset(out, 0, sizeof *out);
+	return guarded("imread", err, cap, out, [&]() -> int {
+		std::FILE *f = std::fopen(path, "rb");
+		if (!f) {
+			if (err && cap)
+				std::snprintf(err, cap, "%s: %s", path, std::strerror(errno));
+			return GV_EREAD;
+		}
+		std::fclose(f);
+		cv::Mat bgr = cv::imread(path, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
+		if (bgr.empty()) {
+			if (err && cap)
+				std::snprintf(err, cap, "%s: not an image OpenCV can decode", path);
+			return GV_EREAD;
+		}
+		cv::Mat rgb;
+		cv::cvtColor(bgr, rgb, cv::COLOR_BGR2RGB);
+		return export_mat(rgb, out, err, cap, "imread");
+	});
+}
+
+extern "C" int gv_cv_resize(const gv_image *src, gv_image *out, int width, int height, char *err, size_t cap)
+{
+	if (!valid(src) || !out || width <= 0 || height <= 0) {
+		set_err(err, cap, "resize", "bad argument");
+		return GV_EINVAL;
+	}
+	std::memset(out, 0, sizeof *out);
+	return guarded("resize", err, cap, out, [&]() -> int {
+		int rc = gv_image_alloc(out, width, height, src->channels);
+		if (rc) {
+			set_err(err, cap, "resize", "cannot allocate the output");
+			return rc;
+		}
+		cv::Mat dst = wrap(out);
+		bool shrink = width < src->width || height < src->height;
+		cv::resize(wrap(src), dst, cv::Size(width, height), 0, 0, shrink ? cv::INTER_AREA : cv::INTER_LINEAR);
+		return GV_OK;
+	});
+}
+
+extern "C" int gv_cv_grey(const gv_image *src, gv_image *out, char *err, size_t cap)
+{
+	if (!valid(src) || !out) {
+		set_err(err, cap, "grey", "bad argument");
+		return GV_EINVAL;
+	}
+	std::memset(out, 0, sizeof *out);
+	return guarded("grey", err, cap, out, [&]() -> int {
+		int rc = gv_image_alloc(out, src->width, src->height, 1);
+		if (rc) {
+			set_err(err, cap, "grey", "cannot allocate the output");
+			return rc;
+		}
+		cv::Mat dst = wrap(out);
+		if (src->channels == 1)
+			wrap(src).copyTo(dst);
+		else
+			cv::cvtColor(wrap(src), dst, cv::COLOR_RGB2GRAY);
+		return GV_OK;
+	});
+}
+
+extern "C" int gv_cv_blur(const gv_image *src, gv_image *out, double sigma, char *err, size_t cap)
+{
+	if (!valid(src) || !out || !(sigma > 0)) {
+		set_err(err, cap, "blur", "bad argument");
+		return GV_EINVAL;
+	}
+	std::memset(out, 0, sizeof *out);
+	return guarded("blur", err, cap, out, [&]() -> int {
+		int rc = gv_image_alloc(out, src->width, src->height, src->channels);
+		if (rc) {
+			set_err(err, cap, "blur", "cannot allocate the output");
+			return rc;
+		}
+		cv::Mat dst = wrap(out);
+		cv::GaussianBlur(wrap(src), dst, cv::Size(0, 0), sigma, sigma, cv::BORDER_REPLICATE);
+		return GV_OK;
+	});
+}
+
+extern "C" int gv_cv_canny(const gv_image *grey, gv_image *out, double lo, double hi, char *err, size_t cap)
+{
+	if (!valid(grey) || grey->channels != 1 || !out) {
+		set_err(err, cap, "canny", "bad argument");
+		return GV_EINVAL;
+	}
+	std::memset(out, 0, sizeof *out);
+	return guarded("canny", err, cap, out, [&]() -> int {
+		int rc = gv_image_alloc(out, grey->width, grey->height, 1);
+		if (rc) {
+			set_err(err, cap, "canny", "cannot allocate the output");
+			return rc;
+		}
+		cv::Mat dst = wrap(out);
+		cv::Canny(wrap(grey), dst, lo, hi, 3, true);
+		return GV_OK;
+	});
+}
+
+extern "C" int gv_cv_hough(const gv_image *edges, double rho, double theta, int threshold, double min_len,
+                           double max_gap, float *segs, int max, int *count, char *err, size_t cap)
+{
+	if (count)
+		*count = 0;
+	if (!valid(edges) || edges->channels != 1 || !segs || max < 0 || !count) {
+		set_err(err, cap, "hough", "bad argument");
+		return GV_EINVAL;
+	}
+	return guarded("hough", err, cap, nullptr, [&]() -> int {
+		std::vector<cv::Vec4i> lines;
+		cv::HoughLinesP(wrap(edges), lines, rho, theta, threshold, min_len, max_gap);
+		int n = 0;
+		for (const cv::Vec4i &l : lines) {
+			if (n >= max)
+				break;
+			for (int k = 0; k < 4; k++)
+				segs[4 * n + k] = (float)l[k];
+			n++;
+		}
+		*count = n;
+		return GV_OK;
+	});
+}
+
+extern "C" int gv_cv_warp(const gv_image *src, const double M[9], gv_image *out, int width, int height,
+                          char *err, size_t cap)
+{
+	if (!valid(src) || !M || !out || width <= 0 || height <= 0) {
+		set_err(err, cap, "warp", "bad argument");
+		return GV_EINVAL;
+	}
+	std::memset(out, 0, sizeof *out);
+	return guarded("warp", err, cap, out, [&]() -> int {
+		int rc = gv_image_alloc(out, width, height, src->channels);
+		if (rc) {
+			set_err(err, cap, "warp", "cannot allocate the output");
+			return rc;
+		}
+		cv::Mat m(3, 3, CV_64F);
+		for (int k = 0; k < 9; k++)
+			m.at<double>(k / 3, k % 3) = M[k];
+		cv::Mat dst = wrap(out);
+		cv::warpPerspective(wrap(src), dst, m, cv::Size(width, height), cv::INTER_LINEAR,
+		                    cv::BORDER_CONSTANT, cv::Scalar::all(0));
+		return GV_OK;
+	});
+}
+
+extern "C" int gv_cv_undistort(const gv_image *src, const double K[9], const double *dist, int ndist,
+                               gv_image *out, char *err, size_t cap)
+{
+	if (!valid(src) || !K || !dist || !out ||
+	    (ndist != 4 && ndist != 5 && ndist != 8 && ndist != 12 && ndist != 14)) {
+		set_err(err, cap, "undistort", "bad argument");
+		return GV_EINVAL;
+	}
+	std::memset(out, 0, sizeof *out);
+	return guarded("undistort", err, cap, out, [&]() -> int {
+		int rc = gv_image_alloc(out, src->width, src->height, src->channels);
+		if (rc) {
+			set_err(err, cap, "undistort", "cannot allocate the output");
+			return rc;
+		}
+		cv::Mat k(3, 3, CV_64F), d(1, ndist, CV_64F);
+		for (int i = 0; i < 9; i++)
+			k.at<double>(i / 3, i % 3) = K[i];
+		for (int i = 0; i < ndist; i++)
+			d.at<double>(0, i) = dist[i];
+		cv::Mat dst = wrap(out);
+		cv::undistort(wrap(src), dst, k, d, k);
+		return GV_OK;
+	});
+}
+
+extern "C" int gv_cv_line(gv_image *img, double x0, double y0, double x1, double y1, const unsigned char rgb[3],
+                          int thickness, char *err, size_t cap)
+{
+	if (!valid(img) || !rgb || thickness < 1) {
+		set_err(err, cap, "line", "bad argument");
+		return GV_EINVAL;
+	}
+	return guarded("line", err, cap, nullptr, [&]() -> int {
+		cv::Mat m = wrap(img);
+		const int sh = 4; // sub-pixel bits
+		cv::Point a((int)(x0 * (1 << sh) + 0.5), (int)(y0 * (1 << sh) + 0.5));
+		cv::Point b((int)(x1 * (1 << sh) + 0.5), (int)(y1 * (1 << sh) + 0.5));
+		cv::line(m, a, b, cv::Scalar(rgb[0], rgb[1], rgb[2]), thickness, cv::LINE_AA, sh);
+		return GV_OK;
+	});
+}
+
+extern "C" int gv_cv_circle(gv_image *img, double x, double y, double radius, const unsigned char rgb[3],
+                            int thickness, char *err, size_t cap)
+{
+	if (!valid(img) || !rgb || thickness == 0 || thickness < -1 || !(radius >= 0)) {
+		set_err(err, cap, "circle", "bad argument");
+		return GV_EINVAL;
+	}
+	return guarded("circle", err, cap, nullptr, [&]() -> int {
+		cv::Mat m = wrap(img);
+		const int sh = 4;
+		cv::Point c((int)(x * (1 << sh) + 0.5), (int)(y * (1 << sh) + 0.5));
+		cv::circle(m, c, (int)(radius * (1 << sh) + 0.5), cv::Scalar(rgb[0], rgb[1], rgb[2]),
+		           thickness < 0 ? cv::FILLED : thickness, cv::LINE_AA, sh);
+		return GV_OK;
+	});
+}

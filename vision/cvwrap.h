@@ -1,0 +1,69 @@
+/*
+ * goref vision: the one door to OpenCV.
+ *
+ * vision/cvwrap.cpp is the only C++ file of the project. Every function here
+ * catches every exception OpenCV (or the C++ library) may raise and returns a
+ * GV_E* code (image.h) with a message copied into err[0..cap) (err may be
+ * NULL); no exception ever crosses into C. Images are gv_image buffers,
+ * wrapped without a copy. Output images are allocated with malloc inside the
+ * wrapper (free them with gv_image_free) unless said otherwise; on failure an
+ * output image is left zeroed.
+ */
+#ifndef GOREF_VISION_CVWRAP_H
+#define GOREF_VISION_CVWRAP_H
+
+#include <stddef.h>
+
+#include "image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Reads a photo (JPEG, PNG, ...) as 3-channel RGB in its stored pixel order
+ * (the EXIF orientation tag is ignored). GV_EREAD when the file is missing or
+ * cannot be decoded. */
+int gv_imread(gv_image *out, const char *path, char *err, size_t cap);
+
+/* Resizes src (1 or 3 channels) to width x height (area averaging when
+ * shrinking, bilinear when enlarging). */
+int gv_cv_resize(const gv_image *src, gv_image *out, int width, int height, char *err, size_t cap);
+
+/* RGB to grey (1 channel). A grey src is copied. */
+int gv_cv_grey(const gv_image *src, gv_image *out, char *err, size_t cap);
+
+/* Gaussian blur with the given sigma (kernel size from sigma); any channels. */
+int gv_cv_blur(const gv_image *src, gv_image *out, double sigma, char *err, size_t cap);
+
+/* Canny edges of a grey image (255 on an edge, 0 elsewhere). */
+int gv_cv_canny(const gv_image *grey, gv_image *out, double lo, double hi, char *err, size_t cap);
+
+/* Probabilistic Hough segments of a binary image: up to max segments as
+ * x0 y0 x1 y1 (floats) into segs; *count receives how many. */
+int gv_cv_hough(const gv_image *edges, double rho, double theta, int threshold, double min_len,
+                double max_gap, float *segs, int max, int *count, char *err, size_t cap);
+
+/* out(x, y) = src(M^-1 (x, y)) for the homography M (3x3 row-major) that
+ * takes src pixels to out pixels; out is width x height with src's channels,
+ * bilinear, the outside black. */
+int gv_cv_warp(const gv_image *src, const double M[9], gv_image *out, int width, int height,
+               char *err, size_t cap);
+
+/* Undoes lens distortion: K is the 3x3 camera matrix (row-major), dist the
+ * ndist (4, 5, 8, 12 or 14) distortion coefficients of OpenCV's model. The
+ * output keeps src's size and camera matrix. */
+int gv_cv_undistort(const gv_image *src, const double K[9], const double *dist, int ndist,
+                    gv_image *out, char *err, size_t cap);
+
+/* Drawing on img in place (1 or 3 channels; rgb[0..2], grey uses rgb[0]),
+ * anti-aliased, thickness in pixels (-1 fills a circle). */
+int gv_cv_line(gv_image *img, double x0, double y0, double x1, double y1, const unsigned char rgb[3],
+               int thickness, char *err, size_t cap);
+int gv_cv_circle(gv_image *img, double x, double y, double radius, const unsigned char rgb[3],
+                 int thickness, char *err, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
