@@ -129,6 +129,24 @@ static void test_warnings(void **s)
 	assert_string_equal(gr_count_words(&c, words, sizeof words), "White wins: Black has a second warning");
 }
 
+/* A seki: the stones all live and the liberty they share is dame; each
+ * side's eye in the seki is its own (area counting). */
+static void test_seki(void **s)
+{
+	(void)s;
+	gr_board b;
+	gr_count c;
+	tu_load_diagram(&b, NULL, "dead/seki.txt");
+	assert_int_equal(gr_count_board(&c, &b, NULL, GR_KOMI_DEFAULT, 0, 0), 0);
+	assert_int_equal(c.dame, 1); /* C9 */
+	assert_int_equal(c.black_stones, 22);
+	assert_int_equal(c.white_stones, 18);
+	assert_int_equal(c.black_territory, 1 + 11); /* A9, the top right */
+	assert_int_equal(c.white_territory, 1 + 27); /* E9, the bottom three rows */
+	assert_true(c.black == 34.5 && c.white == 46.5);
+	assert_string_equal(c.result, "W+10.25"); /* 34.5 - 40.5 - 3.75 */
+}
+
 static void test_small_boards(void **s)
 {
 	(void)s;
@@ -157,6 +175,7 @@ int main(void)
 		cmocka_unit_test(test_dead_stones_are_taken_off),
 		cmocka_unit_test(test_komi_thresholds),
 		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_seki),
 		cmocka_unit_test(test_small_boards),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
