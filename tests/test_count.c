@@ -144,7 +144,7 @@ static void test_seki(void **s)
 	assert_int_equal(c.black_territory, 1 + 11); /* A9, the top right */
 	assert_int_equal(c.white_territory, 1 + 27); /* E9, the bottom three rows */
 	assert_true(c.black == 34.5 && c.white == 46.5);
-	assert_string_equal(c.result, "W+10.25"); /* 34.5 - 40.5 - 3.75 */
+	assert_string_equal(c.result, "W+9.75"); /* 34.5 - 40.5 - 3.75 */
 }
 
 static void test_small_boards(void **s)
