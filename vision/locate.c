@@ -1,0 +1,705 @@
+/* goref vision: finding the board's grid in a photo. See locate.h. */
+#include "locate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cvwrap.h"
+#include "geom.h"
+#include "png.h"
+
+#define MAX_SEGS 6000
+#define NBINS 1200
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+typedef struct seg {
+	double x0, y0, x1, y1; /* working-scale pixels */
+	double len;
+	double ang;            /* direction in [0, 180) degrees */
+	int fam;               /* -1 none, 0 or 1 */
+} seg;
+
+static void set_err(char *err, size_t cap, const char *msg)
+{
+	if (err && cap)
+		snprintf(err, cap, "%s", msg);
+}
+
+/* Thin dark lines: how much darker a pixel is than both its neighbours d
+ * pixels away across (horizontally or vertically), the best d of 1..3. */
+static void ridge(const gv_image *g, gv_image *bin, int thresh)
+{
+	int w = g->width, h = g->height;
+	for (int y = 0; y < h; y++) {
+		unsigned char *o = gv_px(bin, 0, y);
+		for (int x = 0; x < w; x++) {
+			int c = *gv_px(g, x, y), best = 0;
+			for (int d = 1; d <= 3; d++) {
+				if (x >= d && x + d < w) {
+					int a = *gv_px(g, x - d, y), b = *gv_px(g, x + d, y);
+					int m = (a < b ? a : b) - c;
+					if (m > best)
+						best = m;
+				}
+				if (y >= d && y + d < h) {
+					int a = *gv_px(g, x, y - d), b = *gv_px(g, x, y + d);
+					int m = (a < b ? a : b) - c;
+					if (m > best)
+						best = m;
+				}
+			}
+			o[x] = best >= thresh ? 255 : 0;
+		}
+	}
+}
+
+/* Smallest eigenvector of a symmetric 3x3 matrix (Jacobi). */
+static void min_eigvec(const double M[9], double v[3])
+{
+	double a[9], V[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+	memcpy(a, M, sizeof a);
+	for (int sweep = 0; sweep < 30; sweep++) {
+		double off = fabs(a[1]) + fabs(a[2]) + fabs(a[5]);
+		if (off < 1e-15)
+			break;
+		for (int p = 0; p < 2; p++)
+			for (int q = p + 1; q < 3; q++) {
+				double apq = a[p * 3 + q];
+				if (fabs(apq) < 1e-18)
+					continue;
+				double app = a[p * 3 + p], aqq = a[q * 3 + q];
+				double theta = (aqq - app) / (2 * apq);
+				double t = (theta >= 0 ? 1 : -1) / (fabs(theta) + sqrt(theta * theta + 1));
+				double c = 1 / sqrt(t * t + 1), s = t * c;
+				for (int k = 0; k < 3; k++) {
+					double akp = a[k * 3 + p], akq = a[k * 3 + q];
+					a[k * 3 + p] = c * akp - s * akq;
+					a[k * 3 + q] = s * akp + c * akq;
+				}
+				for (int k = 0; k < 3; k++) {
+					double apk = a[p * 3 + k], aqk = a[q * 3 + k];
+					a[p * 3 + k] = c * apk - s * aqk;
+					a[q * 3 + k] = s * apk + c * aqk;
+				}
+				for (int k = 0; k < 3; k++) {
+					double vkp = V[k * 3 + p], vkq = V[k * 3 + q];
+					V[k * 3 + p] = c * vkp - s * vkq;
+					V[k * 3 + q] = s * vkp + c * vkq;
+				}
+			}
+	}
+	int m = 0;
+	for (int k = 1; k < 3; k++)
+		if (a[k * 3 + k] < a[m * 3 + m])
+			m = k;
+	for (int k = 0; k < 3; k++)
+		v[k] = V[k * 3 + m];
+}
+
+static double angdiff(double a, double b)
+{
+	double d = fmod(fabs(a - b), 180.0);
+	return d > 90 ? 180 - d : d;
+}
+
+/* Normalised image coordinates: centred, half the longer side = 1. */
+typedef struct frame {
+	double cx, cy, S;
+} frame;
+
+/* Vanishing point (homogeneous, normalised coordinates) of the segments of
+ * family f, weighted by length. */
+static void fit_vp(const seg *s, int n, int f, const frame *fr, double v[3])
+{
+	double M[9] = {0};
+	for (int k = 0; k < n; k++) {
+		if (s[k].fam != f)
+			continue;
+		double ax = (s[k].x0 - fr->cx) / fr->S, ay = (s[k].y0 - fr->cy) / fr->S;
+		double bx = (s[k].x1 - fr->cx) / fr->S, by = (s[k].y1 - fr->cy) / fr->S;
+		double l[3] = {ay - by, bx - ax, ax * by - ay * bx};
+		double nn = hypot(l[0], l[1]);
+		if (nn < 1e-12)
+			continue;
+		for (int i = 0; i < 3; i++)
+			l[i] /= nn;
+		double w = s[k].len;
+		for (int i = 0; i < 3; i++)
+			for (int j = 0; j < 3; j++)
+				M[i * 3 + j] += w * l[i] * l[j];
+	}
+	min_eigvec(M, v);
+}
+
+/* Angle (degrees) between segment k and the direction from its middle to v. */
+static double vp_error(const seg *s, const frame *fr, const double v[3])
+{
+	double mx = ((s->x0 + s->x1) / 2 - fr->cx) / fr->S, my = ((s->y0 + s->y1) / 2 - fr->cy) / fr->S;
+	double dx = v[0] - mx * v[2], dy = v[1] - my * v[2];
+	if (hypot(dx, dy) < 1e-12)
+		return 90;
+	double a = atan2(dy, dx) * 180 / M_PI;
+	if (a < 0)
+		a += 180;
+	if (a >= 180)
+		a -= 180;
+	return angdiff(a, s->ang);
+}
+
+/* The rectification: image (normalised) -> plane where family 0 runs along x
+ * and family 1 along y. R is a 3x3 homography. */
+static bool rectifier(const double v0[3], const double v1[3], double R[9])
+{
+	double h[3] = {v0[1] * v1[2] - v0[2] * v1[1], v0[2] * v1[0] - v0[0] * v1[2], v0[0] * v1[1] - v0[1] * v1[0]};
+	double hn = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+	if (hn < 1e-12 || fabs(h[2]) < 0.3 * hn) /* the horizon may not come near the image */
+		return false;
+	for (int i = 0; i < 3; i++)
+		h[i] /= h[2];
+	/* directions of the two families after sending the horizon to infinity */
+	double d0x = v0[0], d0y = v0[1], d1x = v1[0], d1y = v1[1];
+	double n0 = hypot(d0x, d0y), n1 = hypot(d1x, d1y);
+	if (n0 < 1e-12 || n1 < 1e-12)
+		return false;
+	d0x /= n0, d0y /= n0, d1x /= n1, d1y /= n1;
+	double det = d0x * d1y - d1x * d0y;
+	if (fabs(det) < 0.2)
+		return false;
+	/* A = [d0 d1]^-1 */
+	double A[4] = {d1y / det, -d1x / det, -d0y / det, d0x / det};
+	double Ha[9] = {1, 0, 0, 0, 1, 0, h[0], h[1], 1};
+	double Am[9] = {A[0], A[1], 0, A[2], A[3], 0, 0, 0, 1};
+	for (int r = 0; r < 3; r++)
+		for (int c = 0; c < 3; c++)
+			R[r * 3 + c] = Am[r * 3] * Ha[c] + Am[r * 3 + 1] * Ha[3 + c] + Am[r * 3 + 2] * Ha[6 + c];
+	return true;
+}
+
+static void mul3(const double A[9], const double B[9], double C[9])
+{
+	double R[9];
+	for (int r = 0; r < 3; r++)
+		for (int c = 0; c < 3; c++)
+			R[r * 3 + c] = A[r * 3] * B[c] + A[r * 3 + 1] * B[3 + c] + A[r * 3 + 2] * B[6 + c];
+	memcpy(C, R, sizeof R);
+}
+
+/* Profile value at a fractional bin, linear interpolation, 0 outside. */
+static double prof_at(const double *P, double x)
+{
+	if (x < 0 || x > NBINS - 1)
+		return 0;
+	int i = (int)x;
+	double f = x - i;
+	if (i >= NBINS - 1)
+		return P[NBINS - 1];
+	return P[i] * (1 - f) + P[i + 1] * f;
+}
+
+/* Fits N equally spaced lines to a profile: best offset o and spacing sp (in
+ * bins). Returns the score (<= 0: nothing found). */
+static double fit_lines(const double *P, int N, double smin, double smax, double *o_out, double *sp_out)
+{
+	double best = 0;
+	*o_out = 0;
+	*sp_out = 0;
+	double sq[NBINS];
+	for (int i = 0; i < NBINS; i++)
+		sq[i] = sqrt(P[i]);
+	for (double sp = smin; sp <= smax; sp += (sp < 20 ? 0.25 : 0.5)) {
+		double span = sp * (N - 1);
+		for (double o = 0; o + span <= NBINS - 1; o += 1) {
+			double sc = 0;
+			for (int k = 0; k < N; k++)
+				sc += prof_at(sq, o + k * sp);
+			sc -= 1.5 * (prof_at(sq, o - sp) + prof_at(sq, o + span + sp));
+			if (sc > best) {
+				best = sc;
+				*o_out = o;
+				*sp_out = sp;
+			}
+		}
+	}
+	/* finer around the best */
+	if (best > 0) {
+		double o0 = *o_out, s0 = *sp_out;
+		for (double sp = s0 - 0.5; sp <= s0 + 0.5; sp += 0.05)
+			for (double o = o0 - 1; o <= o0 + 1; o += 0.1) {
+				double span = sp * (N - 1), sc = 0;
+				for (int k = 0; k < N; k++)
+					sc += prof_at(sq, o + k * sp);
+				sc -= 1.5 * (prof_at(sq, o - sp) + prof_at(sq, o + span + sp));
+				if (sc > best) {
+					best = sc;
+					*o_out = o;
+					*sp_out = sp;
+				}
+			}
+	}
+	return best;
+}
+
+/* Total least squares line through weighted points: a x + b y + c = 0,
+ * a^2 + b^2 = 1. */
+typedef struct linefit {
+	double sw, sx, sy, sxx, sxy, syy;
+} linefit;
+
+static void lf_add(linefit *l, double x, double y, double w)
+{
+	l->sw += w;
+	l->sx += w * x;
+	l->sy += w * y;
+	l->sxx += w * x * x;
+	l->sxy += w * x * y;
+	l->syy += w * y * y;
+}
+
+static bool lf_solve(const linefit *l, double line[3])
+{
+	if (l->sw <= 0)
+		return false;
+	double mx = l->sx / l->sw, my = l->sy / l->sw;
+	double cxx = l->sxx / l->sw - mx * mx, cxy = l->sxy / l->sw - mx * my, cyy = l->syy / l->sw - my * my;
+	/* direction = main eigenvector; normal = the other */
+	double th = 0.5 * atan2(2 * cxy, cxx - cyy);
+	double dx = cos(th), dy = sin(th);
+	line[0] = -dy;
+	line[1] = dx;
+	line[2] = -(line[0] * mx + line[1] * my);
+	return true;
+}
+
+/* One refinement pass: segments assigned to grid lines through the current
+ * H (work scale), lines fitted, intersections to a new H. Returns false when
+ * too little supports the grid. */
+static bool refine(const seg *s, int n, int N, double H[9], double *support, double *resid)
+{
+	double Hi[9];
+	if (!gv_h_invert(H, Hi))
+		return false;
+	linefit lf[2][19];
+	double cover[2][19];
+	memset(lf, 0, sizeof lf);
+	memset(cover, 0, sizeof cover);
+	for (int k = 0; k < n; k++) {
+		double u0, v0, u1, v1;
+		if (!gv_h_apply(Hi, s[k].x0, s[k].y0, &u0, &v0) || !gv_h_apply(Hi, s[k].x1, s[k].y1, &u1, &v1))
+			continue;
+		/* constant u: a line i = const ("vertical" in the board); constant v: j = const */
+		double du = fabs(u1 - u0), dv = fabs(v1 - v0);
+		int dir = du < dv ? 0 : 1; /* 0: column line (u const), 1: row line (v const) */
+		double a = dir == 0 ? u0 : v0, b = dir == 0 ? u1 : v1;
+		double along0 = dir == 0 ? v0 : u0, along1 = dir == 0 ? v1 : u1;
+		int ka = (int)lround(a), kb = (int)lround(b);
+		if (ka != kb || ka < 0 || ka >= N || fabs(a - ka) > 0.25 || fabs(b - kb) > 0.25)
+			continue;
+		/* the segment must lie on the grid, not run beyond it */
+		if (fmin(along0, along1) < -0.6 || fmax(along0, along1) > N - 1 + 0.6)
+			continue;
+		double w = s[k].len;
+		lf_add(&lf[dir][ka], s[k].x0, s[k].y0, w);
+		lf_add(&lf[dir][ka], s[k].x1, s[k].y1, w);
+		lf_add(&lf[dir][ka], (s[k].x0 + s[k].x1) / 2, (s[k].y0 + s[k].y1) / 2, w);
+		cover[dir][ka] += fabs(along1 - along0);
+	}
+	double lines[2][19][3];
+	bool ok[2][19];
+	int nok = 0;
+	for (int d = 0; d < 2; d++)
+		for (int k = 0; k < N; k++) {
+			ok[d][k] = cover[d][k] >= 1.0 && lf_solve(&lf[d][k], lines[d][k]);
+			nok += ok[d][k];
+		}
+	*support = nok / (2.0 * N);
+	double src[19 * 19 * 2], dst[19 * 19 * 2];
+	int m = 0;
+	for (int i = 0; i < N; i++)
+		for (int j = 0; j < N; j++) {
+			if (!ok[0][i] || !ok[1][j])
+				continue;
+			const double *p = lines[0][i], *q = lines[1][j];
+			double w = p[0] * q[1] - p[1] * q[0];
+			if (fabs(w) < 1e-9)
+				continue;
+			src[2 * m] = i;
+			src[2 * m + 1] = j;
+			dst[2 * m] = (p[1] * q[2] - p[2] * q[1]) / w;
+			dst[2 * m + 1] = (p[2] * q[0] - p[0] * q[2]) / w;
+			m++;
+		}
+	if (m < 8)
+		return false;
+	double Hn[9];
+	if (!gv_h_fit(src, dst, m, Hn))
+		return false;
+	memcpy(H, Hn, sizeof Hn);
+	/* residual: the supported lines' distance from the new grid */
+	double se = 0, sw = 0;
+	for (int d = 0; d < 2; d++)
+		for (int k = 0; k < N; k++) {
+			if (!ok[d][k])
+				continue;
+			double ax, ay, bx, by;
+			if (d == 0) {
+				gv_h_apply(H, k, 0, &ax, &ay);
+				gv_h_apply(H, k, N - 1, &bx, &by);
+			} else {
+				gv_h_apply(H, 0, k, &ax, &ay);
+				gv_h_apply(H, N - 1, k, &bx, &by);
+			}
+			const double *l = lines[d][k];
+			double ea = l[0] * ax + l[1] * ay + l[2], eb = l[0] * bx + l[1] * by + l[2];
+			se += ea * ea + eb * eb;
+			sw += 2;
+		}
+	*resid = sw > 0 ? sqrt(se / sw) : 0;
+	return true;
+}
+
+/* Coverage (board units of length) of the grid line k (may lie outside
+ * 0..N-1) in direction dir (0: i = k, 1: j = k) by the segments. */
+static void coverage(const seg *s, int n, int N, const double Hi[9], int lo, int hi, double cover[2][32])
+{
+	memset(cover, 0, sizeof(double) * 2 * 32);
+	for (int k = 0; k < n; k++) {
+		double u0, v0, u1, v1;
+		if (!gv_h_apply(Hi, s[k].x0, s[k].y0, &u0, &v0) || !gv_h_apply(Hi, s[k].x1, s[k].y1, &u1, &v1))
+			continue;
+		int dir = fabs(u1 - u0) < fabs(v1 - v0) ? 0 : 1;
+		double a = dir == 0 ? u0 : v0, b = dir == 0 ? u1 : v1;
+		double p0 = dir == 0 ? v0 : u0, p1 = dir == 0 ? v1 : u1;
+		int ka = (int)lround(a), kb = (int)lround(b);
+		if (ka != kb || ka < lo || ka > hi || fabs(a - ka) > 0.25 || fabs(b - kb) > 0.25)
+			continue;
+		double amin = fmax(fmin(p0, p1), -0.5), amax = fmin(fmax(p0, p1), N - 0.5);
+		if (amax > amin)
+			cover[dir][ka - lo] += amax - amin;
+	}
+}
+
+/* Counts exactly N lines: the grid is moved by up to two lines each way
+ * when that puts strong lines inside and weak ones just outside. Returns
+ * true when H changed. */
+static bool shift_check(const seg *s, int n, int N, double H[9])
+{
+	double Hi[9], cover[2][32];
+	if (!gv_h_invert(H, Hi))
+		return false;
+	coverage(s, n, N, Hi, -3, N + 2, cover);
+	int shift[2] = {0, 0};
+	for (int d = 0; d < 2; d++) {
+		double best = -1e300;
+		for (int sh = -2; sh <= 2; sh++) {
+			double sc = 0;
+			for (int k = sh; k < sh + N; k++)
+				sc += sqrt(cover[d][k + 3]);
+			sc -= 1.5 * (sqrt(cover[d][sh - 1 + 3]) + sqrt(cover[d][sh + N + 3]));
+			if (sc > best + 1e-9) {
+				best = sc;
+				shift[d] = sh;
+			}
+		}
+	}
+	if (getenv("GOREF_LOCATE_DEBUG"))
+		for (int d = 0; d < 2; d++) {
+			fprintf(stderr, "cover %d (shift %d):", d, shift[d]);
+			for (int k = 0; k < N + 6; k++)
+				fprintf(stderr, " %.1f", cover[d][k]);
+			fprintf(stderr, "\n");
+		}
+	if (!shift[0] && !shift[1])
+		return false;
+	double T[9] = {1, 0, shift[0], 0, 1, shift[1], 0, 0, 1};
+	mul3(H, T, H);
+	return true;
+}
+
+/* Reorders board coordinates so that row 0 is the edge nearest the top of
+ * the image and column 0 the one nearest its left. */
+static void orient(double H[9], int N)
+{
+	double m = N - 1;
+	/* new (i, j) -> old board coordinates, as 3x3 affine maps */
+	const double T[8][9] = {
+		{1, 0, 0, 0, 1, 0, 0, 0, 1},   {-1, 0, m, 0, 1, 0, 0, 0, 1},
+		{1, 0, 0, 0, -1, m, 0, 0, 1},  {-1, 0, m, 0, -1, m, 0, 0, 1},
+		{0, 1, 0, 1, 0, 0, 0, 0, 1},   {0, -1, m, 1, 0, 0, 0, 0, 1},
+		{0, 1, 0, -1, 0, m, 0, 0, 1},  {0, -1, m, -1, 0, m, 0, 0, 1},
+	};
+	int best = 0;
+	double bestv = 1e300;
+	for (int t = 0; t < 8; t++) {
+		double Ht[9];
+		mul3(H, T[t], Ht);
+		double x, y, top, left, right, sc;
+		gv_h_apply(Ht, m / 2, 0, &x, &top);
+		double other = 1e300;
+		gv_h_apply(Ht, m / 2, m, &x, &y);
+		other = fmin(other, y);
+		gv_h_apply(Ht, 0, m / 2, &left, &y);
+		other = fmin(other, y);
+		gv_h_apply(Ht, m, m / 2, &right, &y);
+		other = fmin(other, y);
+		/* top edge must be the highest; then left before right */
+		sc = top - other;
+		if (sc > 0)
+			sc += 1e6;
+		if (left > right)
+			sc += 1e5;
+		if (sc < bestv) {
+			bestv = sc;
+			best = t;
+		}
+	}
+	mul3(H, T[best], H);
+}
+
+int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, char *err, size_t cap)
+{
+	if (!img || !img->data || !out) {
+		set_err(err, cap, "locate: bad argument");
+		return GV_EINVAL;
+	}
+	memset(out, 0, sizeof *out);
+	int N = opts && opts->size ? opts->size : 19;
+	int work = opts && opts->work_px ? opts->work_px : 800;
+	if (N < 5 || N > 19 || work < 100) {
+		set_err(err, cap, "locate: the size must be 5..19 and the working size at least 100");
+		return GV_EINVAL;
+	}
+	char cverr[200];
+	gv_image grey = {0}, small = {0}, bin = {0};
+	seg *s = NULL;
+	float *raw = NULL;
+	int rc = gv_cv_grey(img, &grey, cverr, sizeof cverr);
+	if (rc)
+		goto cv_fail;
+	double scale = 1;
+	int longer = img->width > img->height ? img->width : img->height;
+	if (longer > work) {
+		scale = (double)work / longer;
+		int w = (int)lround(img->width * scale), h = (int)lround(img->height * scale);
+		if (w < 1)
+			w = 1;
+		if (h < 1)
+			h = 1;
+		rc = gv_cv_resize(&grey, &small, w, h, cverr, sizeof cverr);
+		if (rc)
+			goto cv_fail;
+		scale = (double)w / img->width;
+	} else {
+		small = grey;
+		grey = (gv_image){0};
+	}
+	rc = gv_image_alloc(&bin, small.width, small.height, 1);
+	if (rc)
+		goto fail;
+	ridge(&small, &bin, 12);
+	if (getenv("GOREF_LOCATE_DUMP"))
+		gv_png_write(getenv("GOREF_LOCATE_DUMP"), &bin, NULL, 0);
+	raw = malloc(sizeof(float) * 4 * MAX_SEGS);
+	s = malloc(sizeof(seg) * MAX_SEGS);
+	if (!raw || !s) {
+		rc = GV_ENOMEM;
+		goto fail;
+	}
+	int longw = small.width > small.height ? small.width : small.height;
+	int nseg = 0;
+	rc = gv_cv_hough(&bin, 1, M_PI / 360, 25, fmax(10, longw * 0.02), 2, raw, MAX_SEGS, &nseg, cverr,
+	                 sizeof cverr);
+	if (rc)
+		goto cv_fail;
+	if (getenv("GOREF_LOCATE_DEBUG"))
+		fprintf(stderr, "locate: %dx%d, %d segments\n", small.width, small.height, nseg);
+	/* angle histogram */
+	double hist[180] = {0};
+	for (int k = 0; k < nseg; k++) {
+		seg *g = &s[k];
+		g->x0 = raw[4 * k];
+		g->y0 = raw[4 * k + 1];
+		g->x1 = raw[4 * k + 2];
+		g->y1 = raw[4 * k + 3];
+		g->len = hypot(g->x1 - g->x0, g->y1 - g->y0);
+		double a = atan2(g->y1 - g->y0, g->x1 - g->x0) * 180 / M_PI;
+		while (a < 0)
+			a += 180;
+		while (a >= 180)
+			a -= 180;
+		g->ang = a;
+		g->fam = -1;
+		hist[(int)a % 180] += g->len;
+	}
+	double sm[180];
+	for (int a = 0; a < 180; a++) {
+		sm[a] = 0;
+		for (int d = -3; d <= 3; d++)
+			sm[a] += hist[(a + d + 180) % 180] * (4 - abs(d));
+	}
+	int p0 = 0;
+	for (int a = 1; a < 180; a++)
+		if (sm[a] > sm[p0])
+			p0 = a;
+	int p1 = -1;
+	for (int a = 0; a < 180; a++)
+		if (angdiff(a, p0) >= 30 && (p1 < 0 || sm[a] > sm[p1]))
+			p1 = a;
+	if (nseg < 8 || p1 < 0 || sm[p1] <= 0) {
+		rc = GV_ENOTFOUND;
+		set_err(err, cap, "no board found: too few straight lines in the image");
+		goto out;
+	}
+	frame fr = {small.width / 2.0, small.height / 2.0, longw / 2.0};
+	int peaks[2] = {p0, p1};
+	for (int k = 0; k < nseg; k++) {
+		double d0 = angdiff(s[k].ang, peaks[0]), d1 = angdiff(s[k].ang, peaks[1]);
+		if (d0 < 10 && d0 < d1)
+			s[k].fam = 0;
+		else if (d1 < 10)
+			s[k].fam = 1;
+	}
+	double vp[2][3];
+	for (int it = 0; it < 4; it++) {
+		fit_vp(s, nseg, 0, &fr, vp[0]);
+		fit_vp(s, nseg, 1, &fr, vp[1]);
+		for (int k = 0; k < nseg; k++) {
+			double tol = atan2(3, s[k].len) * 180 / M_PI + 1;
+			double e0 = vp_error(&s[k], &fr, vp[0]), e1 = vp_error(&s[k], &fr, vp[1]);
+			s[k].fam = -1;
+			if (e0 < tol && e0 <= e1)
+				s[k].fam = 0;
+			else if (e1 < tol)
+				s[k].fam = 1;
+		}
+	}
+	double R[9];
+	if (!rectifier(vp[0], vp[1], R)) {
+		rc = GV_ENOTFOUND;
+		set_err(err, cap, "no board found: no two families of grid lines");
+		goto out;
+	}
+	/* image (work px) -> rectified plane */
+	double Nrm[9] = {1 / fr.S, 0, -fr.cx / fr.S, 0, 1 / fr.S, -fr.cy / fr.S, 0, 0, 1};
+	double Rw[9];
+	mul3(R, Nrm, Rw);
+	/* profiles: family 0 runs along x, so its position is y; family 1's is x */
+	double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
+	for (int k = 0; k < nseg; k++) {
+		if (s[k].fam < 0)
+			continue;
+		double ax, ay, bx, by;
+		if (!gv_h_apply(Rw, s[k].x0, s[k].y0, &ax, &ay) || !gv_h_apply(Rw, s[k].x1, s[k].y1, &bx, &by)) {
+			s[k].fam = -1;
+			continue;
+		}
+		double pos = s[k].fam == 0 ? (ay + by) / 2 : (ax + bx) / 2;
+		lo[s[k].fam] = fmin(lo[s[k].fam], pos);
+		hi[s[k].fam] = fmax(hi[s[k].fam], pos);
+	}
+	double off[2], sp[2], bin0[2], binw[2];
+	for (int f = 0; f < 2; f++) {
+		if (!(hi[f] > lo[f])) {
+			rc = GV_ENOTFOUND;
+			set_err(err, cap, "no board found: no two families of grid lines");
+			goto out;
+		}
+		double margin = (hi[f] - lo[f]) * 0.05;
+		bin0[f] = lo[f] - margin;
+		binw[f] = (hi[f] - lo[f] + 2 * margin) / (NBINS - 1);
+		double P[NBINS] = {0}, Q[NBINS];
+		for (int k = 0; k < nseg; k++) {
+			if (s[k].fam != f)
+				continue;
+			double ax, ay, bx, by;
+			gv_h_apply(Rw, s[k].x0, s[k].y0, &ax, &ay);
+			gv_h_apply(Rw, s[k].x1, s[k].y1, &bx, &by);
+			double pos = f == 0 ? (ay + by) / 2 : (ax + bx) / 2;
+			double len = f == 0 ? fabs(bx - ax) : fabs(by - ay);
+			double x = (pos - bin0[f]) / binw[f];
+			int i = (int)x;
+			double fr2 = x - i;
+			if (i >= 0 && i < NBINS - 1) {
+				P[i] += len * (1 - fr2);
+				P[i + 1] += len * fr2;
+			}
+		}
+		/* smooth: a line's position wanders by about a working pixel */
+		for (int i = 0; i < NBINS; i++) {
+			double acc = 0;
+			for (int d = -2; d <= 2; d++)
+				if (i + d >= 0 && i + d < NBINS)
+					acc += P[i + d] * (3 - abs(d));
+			Q[i] = acc / 9;
+		}
+		double smax = (NBINS - 1) / (double)(N - 1);
+		double smin = fmax(3, smax * 0.12);
+		if (fit_lines(Q, N, smin, smax, &off[f], &sp[f]) <= 0) {
+			rc = GV_ENOTFOUND;
+			set_err(err, cap, "no board found: no evenly spaced grid lines");
+			goto out;
+		}
+		if (getenv("GOREF_LOCATE_DEBUG")) {
+			fprintf(stderr, "fam %d o %.1f sp %.2f:", f, off[f], sp[f]);
+			for (int k = -2; k <= N + 1; k++)
+				fprintf(stderr, " %.2f", 100 * prof_at(Q, off[f] + k * sp[f]));
+			fprintf(stderr, "\n");
+		}
+	}
+	/* board (i, j) -> rectified: x = family 1's positions, y = family 0's */
+	double G[9] = {sp[1] * binw[1], 0, bin0[1] + off[1] * binw[1], 0, sp[0] * binw[0], bin0[0] + off[0] * binw[0],
+	               0, 0, 1};
+	double Rwi[9], H[9];
+	if (!gv_h_invert(Rw, Rwi)) {
+		rc = GV_ENOTFOUND;
+		set_err(err, cap, "no board found");
+		goto out;
+	}
+	mul3(Rwi, G, H);
+	double support = 0, resid = 0;
+	for (int it = 0; it < 6; it++) {
+		if (it >= 2 && !shift_check(s, nseg, N, H) && it >= 3)
+			break;
+		if (!refine(s, nseg, N, H, &support, &resid)) {
+			rc = GV_ENOTFOUND;
+			set_err(err, cap, "no board found: the grid lines do not fit together");
+			goto out;
+		}
+	}
+	if (getenv("GOREF_LOCATE_DEBUG"))
+		fprintf(stderr, "locate: support %.2f residual %.2f px\n", support, resid);
+	if (support < 0.5) {
+		rc = GV_ENOTFOUND;
+		set_err(err, cap, "no board found: too few of the grid's lines are visible");
+		goto out;
+	}
+	orient(H, N);
+	/* working pixels -> photo pixels (pixel centres at whole numbers) */
+	double Sc[9] = {1 / scale, 0, 0.5 / scale - 0.5, 0, 1 / scale, 0.5 / scale - 0.5, 0, 0, 1};
+	mul3(Sc, H, H);
+	for (int k = 0; k < 9; k++)
+		H[k] /= H[8];
+	out->size = N;
+	memcpy(out->H, H, sizeof H);
+	gv_h_corners(H, N, out->corners);
+	out->support = support;
+	out->residual = resid;
+	rc = 0;
+	goto out;
+cv_fail:
+	set_err(err, cap, cverr);
+	goto out;
+fail:
+	set_err(err, cap, rc == GV_ENOMEM ? "locate: out of memory" : "locate: failed");
+out:
+	free(raw);
+	free(s);
+	gv_image_free(&grey);
+	gv_image_free(&small);
+	gv_image_free(&bin);
+	return rc;
+}

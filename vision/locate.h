@@ -1,0 +1,46 @@
+/*
+ * goref vision: finding the board's grid in a photo, with no clicks.
+ *
+ * The grid is N lines each way (9, 13 or 19). The locator finds thin dark
+ * lines (a ridge detector: a step such as the board's wooden edge or a
+ * stone's rim is no ridge), groups their Hough segments into two families by
+ * vanishing point, rectifies the plane so that both families become parallel
+ * and perpendicular, and fits exactly N equally spaced lines per family
+ * (strong response on all N lines, weak one place beyond each end: the wood
+ * edge or a line of the table is not taken for the outermost grid line).
+ * The homography is then refined by least squares on the intersections of
+ * lines fitted to the segments. Cells need not be square: H absorbs their
+ * aspect and the perspective.
+ *
+ * Orientation is reported as seen: row 0 is the grid edge nearest the top of
+ * the image, column 0 the edge nearest its left; corners go clockwise from
+ * the top-left.
+ */
+#ifndef GOREF_VISION_LOCATE_H
+#define GOREF_VISION_LOCATE_H
+
+#include <stddef.h>
+
+#include "image.h"
+
+typedef struct gv_locate_opts {
+	int size;     /* lines each way: 9, 13 or 19 (0 means 19) */
+	int work_px;  /* the photo is shrunk to this many pixels on its longer side
+	                 for the search (0 means 800); never enlarged */
+} gv_locate_opts;
+
+typedef struct gv_grid {
+	int size;
+	double H[9];        /* board coordinates (i, j) -> pixels of the photo */
+	double corners[8];  /* x y of (0,0), (N-1,0), (N-1,N-1), (0,N-1) */
+	double support;     /* share of the 2N lines seen in the photo, 0..1 */
+	double residual;    /* RMS distance in pixels of the segments' ends to
+	                       their fitted grid lines (at the working scale) */
+} gv_grid;
+
+/* Locates the grid in img (RGB or grey). Returns 0, GV_EINVAL,
+ * GV_ENOMEM, GV_ECV, or GV_ENOTFOUND when no grid of that size is found;
+ * a message in err[0..cap) on failure. */
+int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, char *err, size_t cap);
+
+#endif

@@ -1,0 +1,157 @@
+/* goref vision: PNG files through libpng. See png.h. */
+#include "png.h"
+
+#include <errno.h>
+/* libpng's own header: vision/png.h shadows <png.h> on the include path */
+#include <libpng16/png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* libpng reports errors through these; the message is kept for the caller. */
+typedef struct png_ctx {
+	char msg[200];
+} png_ctx;
+
+static void on_error(png_structp p, png_const_charp msg)
+{
+	png_ctx *ctx = png_get_error_ptr(p);
+	if (ctx)
+		snprintf(ctx->msg, sizeof ctx->msg, "%s", msg);
+	png_longjmp(p, 1);
+}
+
+static void on_warning(png_structp p, png_const_charp msg)
+{
+	(void)p;
+	(void)msg;
+}
+
+static void set_err(char *err, size_t cap, const char *path, const char *msg)
+{
+	if (err && cap)
+		snprintf(err, cap, "%s: %s", path ? path : "(null)", msg);
+}
+
+int gv_png_write(const char *path, const gv_image *img, char *err, size_t cap)
+{
+	if (!path || !img || !img->data || img->width <= 0 || img->height <= 0 ||
+	    (img->channels != 1 && img->channels != 3) ||
+	    img->stride < (size_t)img->width * (size_t)img->channels) {
+		set_err(err, cap, path, "bad image to write");
+		return GV_EINVAL;
+	}
+	FILE *f = fopen(path, "wb");
+	if (!f) {
+		set_err(err, cap, path, strerror(errno));
+		return GV_EWRITE;
+	}
+	png_ctx ctx = {{0}};
+	png_structp p = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
+	png_infop info = p ? png_create_info_struct(p) : NULL;
+	if (!p || !info) {
+		png_destroy_write_struct(&p, &info);
+		fclose(f);
+		set_err(err, cap, path, "out of memory");
+		return GV_ENOMEM;
+	}
+	if (setjmp(png_jmpbuf(p))) {
+		png_destroy_write_struct(&p, &info);
+		fclose(f);
+		remove(path);
+		set_err(err, cap, path, ctx.msg[0] ? ctx.msg : "libpng error");
+		return GV_EWRITE;
+	}
+	png_init_io(p, f);
+	png_set_IHDR(p, info, (png_uint_32)img->width, (png_uint_32)img->height, 8,
+	             img->channels == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
+	             PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+	png_write_info(p, info);
+	for (int y = 0; y < img->height; y++)
+		png_write_row(p, img->data + (size_t)y * img->stride);
+	png_write_end(p, NULL);
+	png_destroy_write_struct(&p, &info);
+	if (fclose(f) != 0) {
+		set_err(err, cap, path, strerror(errno));
+		remove(path);
+		return GV_EWRITE;
+	}
+	return 0;
+}
+
+int gv_png_read(const char *path, gv_image *out, char *err, size_t cap)
+{
+	if (!path || !out) {
+		set_err(err, cap, path, "bad argument");
+		return GV_EINVAL;
+	}
+	memset(out, 0, sizeof *out);
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		set_err(err, cap, path, strerror(errno));
+		return GV_EREAD;
+	}
+	unsigned char sig[8];
+	if (fread(sig, 1, 8, f) != 8 || png_sig_cmp(sig, 0, 8)) {
+		fclose(f);
+		set_err(err, cap, path, "not a PNG file");
+		return GV_EREAD;
+	}
+	png_ctx ctx = {{0}};
+	png_structp p = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
+	png_infop info = p ? png_create_info_struct(p) : NULL;
+	if (!p || !info) {
+		png_destroy_read_struct(&p, &info, NULL);
+		fclose(f);
+		set_err(err, cap, path, "out of memory");
+		return GV_ENOMEM;
+	}
+	/* volatile: modified between setjmp and a possible longjmp */
+	gv_image *volatile dst = out;
+	if (setjmp(png_jmpbuf(p))) {
+		png_destroy_read_struct(&p, &info, NULL);
+		fclose(f);
+		gv_image_free(dst);
+		set_err(err, cap, path, ctx.msg[0] ? ctx.msg : "libpng error");
+		return GV_EREAD;
+	}
+	png_init_io(p, f);
+	png_set_sig_bytes(p, 8);
+	png_read_info(p, info);
+	int type = png_get_color_type(p, info);
+	int depth = png_get_bit_depth(p, info);
+	if (depth == 16)
+		png_set_strip_16(p);
+	if (type == PNG_COLOR_TYPE_PALETTE)
+		png_set_palette_to_rgb(p);
+	if (type == PNG_COLOR_TYPE_GRAY && depth < 8)
+		png_set_expand_gray_1_2_4_to_8(p);
+	if (png_get_valid(p, info, PNG_INFO_tRNS))
+		png_set_tRNS_to_alpha(p);
+	png_set_strip_alpha(p);
+	png_read_update_info(p, info);
+	int channels = png_get_channels(p, info);
+	png_uint_32 w = png_get_image_width(p, info), h = png_get_image_height(p, info);
+	if (channels != 1 && channels != 3) {
+		png_destroy_read_struct(&p, &info, NULL);
+		fclose(f);
+		set_err(err, cap, path, "unsupported PNG colour type");
+		return GV_EREAD;
+	}
+	int rc = gv_image_alloc(dst, (int)(w > 1u << 15 ? 0 : w), (int)(h > 1u << 15 ? 0 : h), channels);
+	if (rc) {
+		png_destroy_read_struct(&p, &info, NULL);
+		fclose(f);
+		set_err(err, cap, path, rc == GV_ENOMEM ? "out of memory" : "image too large");
+		return rc == GV_ENOMEM ? GV_ENOMEM : GV_EREAD;
+	}
+	int passes = png_set_interlace_handling(p);
+	for (int pass = 0; pass < passes; pass++)
+		for (png_uint_32 y = 0; y < h; y++)
+			png_read_row(p, dst->data + (size_t)y * dst->stride, NULL);
+	png_read_end(p, NULL);
+	png_destroy_read_struct(&p, &info, NULL);
+	fclose(f);
+	return 0;
+}

@@ -1,0 +1,20 @@
+/*
+ * goref vision: PNG files through libpng (8-bit grey or RGB).
+ */
+#ifndef GOREF_VISION_PNG_H
+#define GOREF_VISION_PNG_H
+
+#include <stddef.h>
+
+#include "image.h"
+
+/* Writes img (1 or 3 channels) to path as an 8-bit grey or RGB PNG.
+ * Returns 0, GV_EINVAL or GV_EWRITE with a message in err[0..cap). */
+int gv_png_write(const char *path, const gv_image *img, char *err, size_t cap);
+
+/* Reads an 8-bit (or 16-bit, reduced; palette and grey+alpha expanded, alpha
+ * dropped) PNG into out: 1 channel for grey files, 3 for colour ones.
+ * Returns 0, GV_EREAD (missing or not a valid PNG) or GV_ENOMEM. */
+int gv_png_read(const char *path, gv_image *out, char *err, size_t cap);
+
+#endif
