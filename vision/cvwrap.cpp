@@ -79,6 +79,14 @@ template <typename F> int guarded(const char *what, char *err, size_t cap, gv_im
 
 } // namespace
 
+extern "C" int gv_cv_threads(int n, char *err, size_t cap)
+{
+	return guarded("threads", err, cap, nullptr, [&]() -> int {
+		cv::setNumThreads(n);
+		return GV_OK;
+	});
+}
+
 extern "C" int gv_imread(gv_image *out, const char *path, char *err, size_t cap)
 {
 	if (!out || !path) {

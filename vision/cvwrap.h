@@ -20,6 +20,10 @@
 extern "C" {
 #endif
 
+/* OpenCV's worker threads: n = 1 keeps every call on the calling thread
+ * (what "one core" means in the figures). Returns 0 or GV_ECV. */
+int gv_cv_threads(int n, char *err, size_t cap);
+
 /* Reads a photo (JPEG, PNG, ...) as 3-channel RGB in its stored pixel order
  * (the EXIF orientation tag is ignored). GV_EREAD when the file is missing or
  * cannot be decoded. */

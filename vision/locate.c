@@ -31,31 +31,57 @@ static void set_err(char *err, size_t cap, const char *msg)
 }
 
 /* Thin dark lines: how much darker a pixel is than both its neighbours d
- * pixels away across (horizontally or vertically), the best d of 1..3. */
-static void ridge(const gv_image *g, gv_image *bin, int thresh)
+ * pixels away across (horizontally or vertically), the best d of 1..3;
+ * thinned to the pixels that beat their two neighbours across the line. */
+static int ridge(const gv_image *g, gv_image *bin, int thresh)
 {
 	int w = g->width, h = g->height;
+	unsigned char *r = calloc((size_t)w * h, 2);
+	if (!r)
+		return GV_ENOMEM;
+	unsigned char *dir = r + (size_t)w * h;
 	for (int y = 0; y < h; y++) {
-		unsigned char *o = gv_px(bin, 0, y);
 		for (int x = 0; x < w; x++) {
-			int c = *gv_px(g, x, y), best = 0;
+			int c = *gv_px(g, x, y), bh = 0, bv = 0;
 			for (int d = 1; d <= 3; d++) {
 				if (x >= d && x + d < w) {
 					int a = *gv_px(g, x - d, y), b = *gv_px(g, x + d, y);
 					int m = (a < b ? a : b) - c;
-					if (m > best)
-						best = m;
+					if (m > bh)
+						bh = m;
 				}
 				if (y >= d && y + d < h) {
 					int a = *gv_px(g, x, y - d), b = *gv_px(g, x, y + d);
 					int m = (a < b ? a : b) - c;
-					if (m > best)
-						best = m;
+					if (m > bv)
+						bv = m;
 				}
 			}
-			o[x] = best >= thresh ? 255 : 0;
+			int best = bh > bv ? bh : bv;
+			r[(size_t)y * w + x] = (unsigned char)(best > 255 ? 255 : best);
+			dir[(size_t)y * w + x] = bh >= bv ? 0 : 1;
 		}
 	}
+	for (int y = 0; y < h; y++) {
+		unsigned char *o = gv_px(bin, 0, y);
+		for (int x = 0; x < w; x++) {
+			size_t i = (size_t)y * w + x;
+			int v = r[i];
+			o[x] = 0;
+			if (v < thresh)
+				continue;
+			if (dir[i] == 0) {
+				if ((x > 0 && r[i - 1] > v) || (x + 1 < w && r[i + 1] >= v))
+					continue;
+			} else {
+				if ((y > 0 && r[i - w] > v) || (y + 1 < h && r[i + w] >= v))
+					continue;
+			}
+			o[x] = 255;
+		}
+	}
+	free(r);
+	return 0;
 }
 
 /* Smallest eigenvector of a symmetric 3x3 matrix (Jacobi). */
@@ -500,7 +526,9 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 	rc = gv_image_alloc(&bin, small.width, small.height, 1);
 	if (rc)
 		goto fail;
-	ridge(&small, &bin, 12);
+	rc = ridge(&small, &bin, 12);
+	if (rc)
+		goto fail;
 	if (getenv("GOREF_LOCATE_DUMP"))
 		gv_png_write(getenv("GOREF_LOCATE_DUMP"), &bin, NULL, 0);
 	raw = malloc(sizeof(float) * 4 * MAX_SEGS);
@@ -511,7 +539,7 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 	}
 	int longw = small.width > small.height ? small.width : small.height;
 	int nseg = 0;
-	rc = gv_cv_hough(&bin, 1, M_PI / 360, 25, fmax(10, longw * 0.02), 2, raw, MAX_SEGS, &nseg, cverr,
+	rc = gv_cv_hough(&bin, 1, M_PI / 180, 20, fmax(10, longw * 0.02), 2, raw, MAX_SEGS, &nseg, cverr,
 	                 sizeof cverr);
 	if (rc)
 		goto cv_fail;
