@@ -486,6 +486,130 @@ static void orient(double H[9], int N)
 	mul3(H, T[best], H);
 }
 
+/* The grid from the segments, given the two peaks of their directions
+ * (degrees). False with *why set when no grid fits. */
+static bool try_pair(seg *s, int nseg, const frame *frp, int p0, int p1, int N, double H_out[9],
+                     double *support_out, double *resid_out, const char **why)
+{
+	frame fr = *frp;
+	int peaks[2] = {p0, p1};
+	for (int k = 0; k < nseg; k++) {
+		double d0 = angdiff(s[k].ang, peaks[0]), d1 = angdiff(s[k].ang, peaks[1]);
+		if (d0 < 10 && d0 < d1)
+			s[k].fam = 0;
+		else if (d1 < 10)
+			s[k].fam = 1;
+	}
+	double vp[2][3];
+	for (int it = 0; it < 4; it++) {
+		fit_vp(s, nseg, 0, &fr, vp[0]);
+		fit_vp(s, nseg, 1, &fr, vp[1]);
+		for (int k = 0; k < nseg; k++) {
+			double tol = atan2(3, s[k].len) * 180 / M_PI + 1;
+			double e0 = vp_error(&s[k], &fr, vp[0]), e1 = vp_error(&s[k], &fr, vp[1]);
+			s[k].fam = -1;
+			if (e0 < tol && e0 <= e1)
+				s[k].fam = 0;
+			else if (e1 < tol)
+				s[k].fam = 1;
+		}
+	}
+	double R[9];
+	if (!rectifier(vp[0], vp[1], R)) {
+		*why = "no board found: no two families of grid lines";
+		return false;
+	}
+	/* image (work px) -> rectified plane */
+	double Nrm[9] = {1 / fr.S, 0, -fr.cx / fr.S, 0, 1 / fr.S, -fr.cy / fr.S, 0, 0, 1};
+	double Rw[9];
+	mul3(R, Nrm, Rw);
+	/* profiles: family 0 runs along x, so its position is y; family 1's is x */
+	double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
+	for (int k = 0; k < nseg; k++) {
+		if (s[k].fam < 0)
+			continue;
+		double ax, ay, bx, by;
+		if (!gv_h_apply(Rw, s[k].x0, s[k].y0, &ax, &ay) || !gv_h_apply(Rw, s[k].x1, s[k].y1, &bx, &by)) {
+			s[k].fam = -1;
+			continue;
+		}
+		double pos = s[k].fam == 0 ? (ay + by) / 2 : (ax + bx) / 2;
+		lo[s[k].fam] = fmin(lo[s[k].fam], pos);
+		hi[s[k].fam] = fmax(hi[s[k].fam], pos);
+	}
+	double off[2], sp[2], bin0[2], binw[2];
+	for (int f = 0; f < 2; f++) {
+		if (!(hi[f] > lo[f])) {
+			*why = "no board found: no two families of grid lines";
+			return false;
+		}
+		double margin = (hi[f] - lo[f]) * 0.05;
+		bin0[f] = lo[f] - margin;
+		binw[f] = (hi[f] - lo[f] + 2 * margin) / (NBINS - 1);
+		double P[NBINS] = {0}, Q[NBINS];
+		for (int k = 0; k < nseg; k++) {
+			if (s[k].fam != f)
+				continue;
+			double ax, ay, bx, by;
+			gv_h_apply(Rw, s[k].x0, s[k].y0, &ax, &ay);
+			gv_h_apply(Rw, s[k].x1, s[k].y1, &bx, &by);
+			double pos = f == 0 ? (ay + by) / 2 : (ax + bx) / 2;
+			double len = f == 0 ? fabs(bx - ax) : fabs(by - ay);
+			double x = (pos - bin0[f]) / binw[f];
+			int i = (int)x;
+			double fr2 = x - i;
+			if (i >= 0 && i < NBINS - 1) {
+				P[i] += len * (1 - fr2);
+				P[i + 1] += len * fr2;
+			}
+		}
+		/* smooth: a line's position wanders by about a working pixel */
+		for (int i = 0; i < NBINS; i++) {
+			double acc = 0;
+			for (int d = -2; d <= 2; d++)
+				if (i + d >= 0 && i + d < NBINS)
+					acc += P[i + d] * (3 - abs(d));
+			Q[i] = acc / 9;
+		}
+		double smax = (NBINS - 1) / (double)(N - 1);
+		double smin = fmax(3, smax * 0.12);
+		if (fit_lines(Q, N, smin, smax, &off[f], &sp[f]) <= 0) {
+			*why = "no board found: no evenly spaced grid lines";
+			return false;
+		}
+		if (getenv("GOREF_LOCATE_DEBUG")) {
+			fprintf(stderr, "fam %d o %.1f sp %.2f:", f, off[f], sp[f]);
+			for (int k = -2; k <= N + 1; k++)
+				fprintf(stderr, " %.2f", 100 * prof_at(Q, off[f] + k * sp[f]));
+			fprintf(stderr, "\n");
+		}
+	}
+	/* board (i, j) -> rectified: x = family 1's positions, y = family 0's */
+	double G[9] = {sp[1] * binw[1], 0, bin0[1] + off[1] * binw[1], 0, sp[0] * binw[0], bin0[0] + off[0] * binw[0],
+	               0, 0, 1};
+	double Rwi[9], H[9];
+	if (!gv_h_invert(Rw, Rwi)) {
+		*why = "no board found";
+		return false;
+	}
+	mul3(Rwi, G, H);
+	double support = 0, resid = 0;
+	for (int it = 0; it < 6; it++) {
+		if (it >= 2 && !shift_check(s, nseg, N, H) && it >= 3)
+			break;
+		if (!refine(s, nseg, N, H, &support, &resid)) {
+			*why = "no board found: the grid lines do not fit together";
+			return false;
+		}
+	}
+	if (getenv("GOREF_LOCATE_DEBUG"))
+		fprintf(stderr, "locate: support %.2f residual %.2f px\n", support, resid);
+	*support_out = support;
+	*resid_out = resid;
+	memcpy(H_out, H, sizeof H);
+	return true;
+}
+
 int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, char *err, size_t cap)
 {
 	if (!img || !img->data || !out) {
@@ -583,123 +707,62 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 		goto out;
 	}
 	frame fr = {small.width / 2.0, small.height / 2.0, longw / 2.0};
-	int peaks[2] = {p0, p1};
-	for (int k = 0; k < nseg; k++) {
-		double d0 = angdiff(s[k].ang, peaks[0]), d1 = angdiff(s[k].ang, peaks[1]);
-		if (d0 < 10 && d0 < d1)
-			s[k].fam = 0;
-		else if (d1 < 10)
-			s[k].fam = 1;
-	}
-	double vp[2][3];
-	for (int it = 0; it < 4; it++) {
-		fit_vp(s, nseg, 0, &fr, vp[0]);
-		fit_vp(s, nseg, 1, &fr, vp[1]);
-		for (int k = 0; k < nseg; k++) {
-			double tol = atan2(3, s[k].len) * 180 / M_PI + 1;
-			double e0 = vp_error(&s[k], &fr, vp[0]), e1 = vp_error(&s[k], &fr, vp[1]);
-			s[k].fam = -1;
-			if (e0 < tol && e0 <= e1)
-				s[k].fam = 0;
-			else if (e1 < tol)
-				s[k].fam = 1;
+	/* the two strongest directions first; other pairs of peaks when the grid
+	 * fits badly (a striped table may give the strongest direction) */
+	int pk[4], npk = 0;
+	pk[npk++] = p0;
+	pk[npk++] = p1;
+	for (int t = 0; t < 2; t++) {
+		int q = -1;
+		for (int a = 0; a < 180; a++) {
+			bool far = true;
+			for (int u = 0; u < npk; u++)
+				if (angdiff(a, pk[u]) < 12)
+					far = false;
+			bool peak = sm[a] >= sm[(a + 1) % 180] && sm[a] >= sm[(a + 179) % 180];
+			if (far && peak && sm[a] > 0.15 * sm[p0] && (q < 0 || sm[a] > sm[q]))
+				q = a;
 		}
-	}
-	double R[9];
-	if (!rectifier(vp[0], vp[1], R)) {
-		rc = GV_ENOTFOUND;
-		set_err(err, cap, "no board found: no two families of grid lines");
-		goto out;
-	}
-	/* image (work px) -> rectified plane */
-	double Nrm[9] = {1 / fr.S, 0, -fr.cx / fr.S, 0, 1 / fr.S, -fr.cy / fr.S, 0, 0, 1};
-	double Rw[9];
-	mul3(R, Nrm, Rw);
-	/* profiles: family 0 runs along x, so its position is y; family 1's is x */
-	double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
-	for (int k = 0; k < nseg; k++) {
-		if (s[k].fam < 0)
-			continue;
-		double ax, ay, bx, by;
-		if (!gv_h_apply(Rw, s[k].x0, s[k].y0, &ax, &ay) || !gv_h_apply(Rw, s[k].x1, s[k].y1, &bx, &by)) {
-			s[k].fam = -1;
-			continue;
-		}
-		double pos = s[k].fam == 0 ? (ay + by) / 2 : (ax + bx) / 2;
-		lo[s[k].fam] = fmin(lo[s[k].fam], pos);
-		hi[s[k].fam] = fmax(hi[s[k].fam], pos);
-	}
-	double off[2], sp[2], bin0[2], binw[2];
-	for (int f = 0; f < 2; f++) {
-		if (!(hi[f] > lo[f])) {
-			rc = GV_ENOTFOUND;
-			set_err(err, cap, "no board found: no two families of grid lines");
-			goto out;
-		}
-		double margin = (hi[f] - lo[f]) * 0.05;
-		bin0[f] = lo[f] - margin;
-		binw[f] = (hi[f] - lo[f] + 2 * margin) / (NBINS - 1);
-		double P[NBINS] = {0}, Q[NBINS];
-		for (int k = 0; k < nseg; k++) {
-			if (s[k].fam != f)
-				continue;
-			double ax, ay, bx, by;
-			gv_h_apply(Rw, s[k].x0, s[k].y0, &ax, &ay);
-			gv_h_apply(Rw, s[k].x1, s[k].y1, &bx, &by);
-			double pos = f == 0 ? (ay + by) / 2 : (ax + bx) / 2;
-			double len = f == 0 ? fabs(bx - ax) : fabs(by - ay);
-			double x = (pos - bin0[f]) / binw[f];
-			int i = (int)x;
-			double fr2 = x - i;
-			if (i >= 0 && i < NBINS - 1) {
-				P[i] += len * (1 - fr2);
-				P[i + 1] += len * fr2;
-			}
-		}
-		/* smooth: a line's position wanders by about a working pixel */
-		for (int i = 0; i < NBINS; i++) {
-			double acc = 0;
-			for (int d = -2; d <= 2; d++)
-				if (i + d >= 0 && i + d < NBINS)
-					acc += P[i + d] * (3 - abs(d));
-			Q[i] = acc / 9;
-		}
-		double smax = (NBINS - 1) / (double)(N - 1);
-		double smin = fmax(3, smax * 0.12);
-		if (fit_lines(Q, N, smin, smax, &off[f], &sp[f]) <= 0) {
-			rc = GV_ENOTFOUND;
-			set_err(err, cap, "no board found: no evenly spaced grid lines");
-			goto out;
-		}
-		if (getenv("GOREF_LOCATE_DEBUG")) {
-			fprintf(stderr, "fam %d o %.1f sp %.2f:", f, off[f], sp[f]);
-			for (int k = -2; k <= N + 1; k++)
-				fprintf(stderr, " %.2f", 100 * prof_at(Q, off[f] + k * sp[f]));
-			fprintf(stderr, "\n");
-		}
-	}
-	/* board (i, j) -> rectified: x = family 1's positions, y = family 0's */
-	double G[9] = {sp[1] * binw[1], 0, bin0[1] + off[1] * binw[1], 0, sp[0] * binw[0], bin0[0] + off[0] * binw[0],
-	               0, 0, 1};
-	double Rwi[9], H[9];
-	if (!gv_h_invert(Rw, Rwi)) {
-		rc = GV_ENOTFOUND;
-		set_err(err, cap, "no board found");
-		goto out;
-	}
-	mul3(Rwi, G, H);
-	double support = 0, resid = 0;
-	for (int it = 0; it < 6; it++) {
-		if (it >= 2 && !shift_check(s, nseg, N, H) && it >= 3)
-			break;
-		if (!refine(s, nseg, N, H, &support, &resid)) {
-			rc = GV_ENOTFOUND;
-			set_err(err, cap, "no board found: the grid lines do not fit together");
-			goto out;
-		}
+		if (q >= 0)
+			pk[npk++] = q;
 	}
 	if (getenv("GOREF_LOCATE_DEBUG"))
-		fprintf(stderr, "locate: support %.2f residual %.2f px\n", support, resid);
+		for (int u = 0; u < npk; u++)
+			fprintf(stderr, "peak %d: %d deg (%.0f)\n", u, pk[u], sm[pk[u]]);
+	double H[9], support = 0, resid = 0, best = -1;
+	const char *why = "no board found";
+	for (int u = 0; u < npk; u++)
+		for (int v = u + 1; v < npk; v++) {
+			if (angdiff(pk[u], pk[v]) < 30)
+				continue;
+			double Ht[9], sup, res;
+			const char *w = NULL;
+			if (!try_pair(s, nseg, &fr, pk[u], pk[v], N, Ht, &sup, &res, &w)) {
+				if (best < 0)
+					why = w;
+				continue;
+			}
+			if (res > 3) { /* lines that do not meet on a grid */
+				if (best < 0)
+					why = "no board found: the lines do not form a regular grid";
+				continue;
+			}
+			double q = sup - 0.05 * res;
+			if (q > best) {
+				best = q;
+				memcpy(H, Ht, sizeof H);
+				support = sup;
+				resid = res;
+			}
+			if (sup >= 0.9 && res < 1.5)
+				goto found;
+		}
+found:
+	if (best < -0.5) {
+		rc = GV_ENOTFOUND;
+		set_err(err, cap, why);
+		goto out;
+	}
 	if (support < 0.5) {
 		rc = GV_ENOTFOUND;
 		set_err(err, cap, "no board found: too few of the grid's lines are visible");

@@ -1,0 +1,284 @@
+/* vision/locate: the grid found in photos the test draws itself. */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cvwrap.h"
+#include "geom.h"
+#include "image.h"
+#include "locate.h"
+#include "png.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* Cells 2.35 cm across (x) by 2.5 cm along (y): rectangular, as real boards. */
+#define CELL_X 2.35
+#define CELL_Y 2.5
+#define MARGIN 1.6     /* wood beyond the outer lines, cm */
+#define LINE_W 0.12    /* line width, cm */
+#define STONE_R 1.1
+
+typedef struct scene {
+	int size;
+	double cx, cy;      /* cell size used (cm) */
+	double Hpi[9];      /* plane (cm, origin at grid point (0,0)) -> image */
+	double truth[8];    /* grid corners in the image: (0,0) (N-1,0) (N-1,N-1) (0,N-1) */
+	unsigned char stones[19 * 19];
+} scene;
+
+/* The colour at a point of the plane (cm) or of the background. */
+static void shade(const scene *sc, double px, double py, double ix, double iy, double out[3])
+{
+	int N = sc->size;
+	double W = (N - 1) * sc->cx, Hh = (N - 1) * sc->cy;
+	if (px < -MARGIN || py < -MARGIN || px > W + MARGIN || py > Hh + MARGIN) {
+		/* a patterned table: checks, and short thin dark dashes */
+		int chk = ((int)floor(ix / 37) + (int)floor(iy / 37)) & 1;
+		double base = chk ? 90 : 150;
+		double stripe = fmod(fabs(ix * 0.7 + iy * 0.3), 23.0) < 1.5 && fmod(fabs(ix * 0.3 - iy * 0.7), 30.0) < 12
+		                    ? -60
+		                    : 0;
+		out[0] = base + 20 + stripe;
+		out[1] = base + stripe;
+		out[2] = base - 30 + stripe;
+		return;
+	}
+	/* wood with a little grain */
+	double grain = 8 * sin(py * 3.1 + sin(px * 0.7) * 2);
+	out[0] = 215 + grain;
+	out[1] = 175 + grain;
+	out[2] = 115 + grain;
+	/* stones over the lines */
+	int i = (int)lround(px / sc->cx), j = (int)lround(py / sc->cy);
+	if (i >= 0 && j >= 0 && i < N && j < N && sc->stones[j * N + i]) {
+		double dx = px - i * sc->cx, dy = py - j * sc->cy;
+		if (dx * dx + dy * dy < STONE_R * STONE_R) {
+			double v = sc->stones[j * N + i] == 1 ? 25 : 232;
+			out[0] = out[1] = out[2] = v;
+			return;
+		}
+	}
+	/* grid lines (only between the outer lines) */
+	double fx = px / sc->cx, fy = py / sc->cy;
+	double dx = fabs(fx - lround(fx)) * sc->cx, dy = fabs(fy - lround(fy)) * sc->cy;
+	bool inx = px > -LINE_W && px < W + LINE_W, iny = py > -LINE_W && py < Hh + LINE_W;
+	if ((dx < LINE_W / 2 && iny && fx > -0.5 && fx < N - 0.5) ||
+	    (dy < LINE_W / 2 && inx && fy > -0.5 && fy < N - 0.5)) {
+		out[0] = 40;
+		out[1] = 30;
+		out[2] = 20;
+	}
+}
+
+/* Draws the scene: board corners (wood) placed at quad in an image w x h. */
+static void draw(gv_image *img, scene *sc, int w, int h, const double quad[8])
+{
+	int N = sc->size;
+	double W = (N - 1) * sc->cx, Hh = (N - 1) * sc->cy;
+	double wood[8] = {-MARGIN, -MARGIN, W + MARGIN, -MARGIN, W + MARGIN, Hh + MARGIN, -MARGIN, Hh + MARGIN};
+	assert_true(gv_h_from_4(wood, quad, sc->Hpi));
+	double grid[8] = {0, 0, W, 0, W, Hh, 0, Hh};
+	for (int k = 0; k < 4; k++)
+		gv_h_apply(sc->Hpi, grid[2 * k], grid[2 * k + 1], &sc->truth[2 * k], &sc->truth[2 * k + 1]);
+	double Hip[9];
+	assert_true(gv_h_invert(sc->Hpi, Hip));
+	assert_int_equal(gv_image_alloc(img, w, h, 3), 0);
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++) {
+			double acc[3] = {0, 0, 0};
+			for (int s = 0; s < 4; s++) {
+				double ix = x - 0.25 + 0.5 * (s & 1), iy = y - 0.25 + 0.5 * (s >> 1), px, py, c[3];
+				gv_h_apply(Hip, ix, iy, &px, &py);
+				shade(sc, px, py, ix, iy, c);
+				for (int k = 0; k < 3; k++)
+					acc[k] += c[k] / 4;
+			}
+			unsigned char *p = gv_px(img, x, y);
+			for (int k = 0; k < 3; k++)
+				p[k] = (unsigned char)(acc[k] < 0 ? 0 : acc[k] > 255 ? 255 : acc[k] + 0.5);
+		}
+}
+
+static void place_stones(scene *sc)
+{
+	int N = sc->size, m = N - 1;
+	memset(sc->stones, 0, sizeof sc->stones);
+	/* corners and edges, and a few inside */
+	sc->stones[0] = 1;                    /* (0,0) */
+	sc->stones[m] = 2;                    /* (N-1,0) */
+	sc->stones[m * N + m] = 1;            /* (N-1,N-1) */
+	sc->stones[m * N + 1] = 2;            /* bottom edge */
+	sc->stones[(N / 2) * N] = 1;          /* left edge */
+	sc->stones[(N / 2) * N + m] = 2;      /* right edge */
+	sc->stones[2 * N + 3] = 1;
+	sc->stones[3 * N + 3] = 2;
+	sc->stones[(N / 2) * N + N / 2] = 1;
+	sc->stones[(m - 2) * N + (m - 3)] = 2;
+}
+
+/* Locates the grid in a drawn photo and compares the corners. When ordered
+ * is true the truth's corner order is the order as seen (a small rotation). */
+static void check(int N, const double quad[8], bool ordered, const char *dump)
+{
+	scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
+	place_stones(&sc);
+	gv_image img;
+	draw(&img, &sc, 800, 600, quad);
+	if (dump && getenv("GOREF_TEST_DUMP")) {
+		char path[256];
+		snprintf(path, sizeof path, "%s/%s", getenv("GOREF_TEST_DUMP"), dump);
+		assert_int_equal(gv_png_write(path, &img, NULL, 0), 0);
+	}
+	gv_locate_opts o = {.size = N};
+	gv_grid g;
+	char err[256] = "";
+	int rc = gv_locate(&img, &o, &g, err, sizeof err);
+	if (rc)
+		fail_msg("N=%d: %s", N, err);
+	assert_int_equal(g.size, N);
+	double worst = 0;
+	for (int k = 0; k < 4; k++) {
+		double best = 1e9;
+		int bi = -1;
+		for (int t = 0; t < 4; t++) {
+			double d = hypot(g.corners[2 * k] - sc.truth[2 * t], g.corners[2 * k + 1] - sc.truth[2 * t + 1]);
+			if (d < best) {
+				best = d;
+				bi = t;
+			}
+		}
+		if (ordered && bi != k)
+			fail_msg("N=%d: corner %d found where the truth has corner %d", N, k, bi);
+		worst = fmax(worst, best);
+	}
+	print_message("N=%d: worst corner %.2f px from the truth\n", N, worst);
+	if (worst > 2.0)
+		fail_msg("N=%d: a corner %.2f px from the truth", N, worst);
+	/* the corners go clockwise (y down): positive signed area */
+	double area = 0;
+	for (int k = 0; k < 4; k++) {
+		int l = (k + 1) % 4;
+		area += g.corners[2 * k] * g.corners[2 * l + 1] - g.corners[2 * l] * g.corners[2 * k + 1];
+	}
+	assert_true(area > 0);
+	/* the first corner is the top-left one as seen: the top edge is the
+	 * highest, the left edge left of the right one */
+	double top = (g.corners[1] + g.corners[3]) / 2, bottom = (g.corners[5] + g.corners[7]) / 2;
+	double left = (g.corners[0] + g.corners[6]) / 2, right = (g.corners[2] + g.corners[4]) / 2;
+	assert_true(top < bottom);
+	assert_true(left < right);
+	gv_image_free(&img);
+}
+
+/* The wood's four corners seen by a pinhole camera (focal length 700 px,
+ * 800 x 600 image) 75 cm away, the board tilted by tilt degrees about its
+ * horizontal axis (0: from straight above) and turned by deg degrees. */
+static void view(double deg, double tilt, double quad[8])
+{
+	double hw = 9 * CELL_X + MARGIN, hh = 9 * CELL_Y + MARGIN; /* a 19x19 board's half sizes */
+	double pts[8] = {-hw, -hh, hw, -hh, hw, hh, -hw, hh};
+	double a = deg * M_PI / 180, t = tilt * M_PI / 180;
+	for (int k = 0; k < 4; k++) {
+		double x = pts[2 * k], y = pts[2 * k + 1];
+		double xr = cos(a) * x - sin(a) * y, yr = sin(a) * x + cos(a) * y;
+		double Y = yr * cos(t), Z = 75 + yr * sin(t);
+		quad[2 * k] = 400 + 700 * xr / Z;
+		quad[2 * k + 1] = 300 + 700 * Y / Z;
+	}
+}
+
+static void test_from_above(void **st)
+{
+	(void)st;
+	double q[8];
+	view(0, 0, q);
+	check(19, q, true, "above19.png");
+	check(13, q, true, "above13.png");
+	check(9, q, true, "above9.png");
+}
+
+static void test_at_an_angle_and_rotated(void **st)
+{
+	(void)st;
+	double q[8];
+	view(12, 40, q);
+	check(19, q, true, "angle19.png");
+	view(-20, 45, q);
+	check(13, q, true, "angle13.png");
+	view(25, 30, q);
+	check(9, q, true, "angle9.png");
+}
+
+static void test_turned_beyond_45_degrees(void **st)
+{
+	(void)st;
+	double q[8];
+	/* the board's own corner (0,0) ends up elsewhere: the order is as seen */
+	view(100, 35, q);
+	check(19, q, false, "turned19.png");
+	view(200, 40, q);
+	check(13, q, false, "turned13.png");
+}
+
+static void test_no_board(void **st)
+{
+	(void)st;
+	gv_image img;
+	assert_int_equal(gv_image_alloc(&img, 400, 300, 3), 0);
+	for (int y = 0; y < 300; y++)
+		for (int x = 0; x < 400; x++) {
+			unsigned char *p = gv_px(&img, x, y);
+			p[0] = p[1] = p[2] = (unsigned char)((x * 7 + y * 3) % 50 + 100);
+		}
+	gv_grid g;
+	char err[256] = "";
+	assert_int_equal(gv_locate(&img, NULL, &g, err, sizeof err), GV_ENOTFOUND);
+	assert_true(strstr(err, "no board") != NULL);
+	gv_image_free(&img);
+}
+
+static void test_png_round_trip_and_errors(void **st)
+{
+	(void)st;
+	gv_image a, b;
+	assert_int_equal(gv_image_alloc(&a, 17, 9, 3), 0);
+	for (int k = 0; k < 17 * 9 * 3; k++)
+		a.data[k] = (unsigned char)(k * 13);
+	char path[] = "/tmp/goref_png_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	char err[256];
+	assert_int_equal(gv_png_write(path, &a, err, sizeof err), 0);
+	assert_int_equal(gv_png_read(path, &b, err, sizeof err), 0);
+	assert_int_equal(b.width, 17);
+	assert_int_equal(b.height, 9);
+	assert_int_equal(b.channels, 3);
+	assert_memory_equal(a.data, b.data, 17 * 9 * 3);
+	gv_image_free(&b);
+	remove(path);
+	/* missing files and non-PNG files are read errors with the path */
+	assert_int_equal(gv_png_read("/nonexistent/x.png", &b, err, sizeof err), GV_EREAD);
+	assert_true(strstr(err, "/nonexistent/x.png") != NULL);
+	assert_int_equal(gv_png_write("/nonexistent/x.png", &a, err, sizeof err), GV_EWRITE);
+	assert_int_equal(gv_imread(&b, "/nonexistent/x.jpg", err, sizeof err), GV_EREAD);
+	assert_null(b.data);
+	assert_int_equal(gv_imread(&b, tu_fixture(""), err, sizeof err), GV_EREAD);
+	gv_image_free(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_from_above),
+		cmocka_unit_test(test_at_an_angle_and_rotated),
+		cmocka_unit_test(test_turned_beyond_45_degrees),
+		cmocka_unit_test(test_no_board),
+		cmocka_unit_test(test_png_round_trip_and_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
