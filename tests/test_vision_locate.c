@@ -75,8 +75,28 @@ static void shade(const scene *sc, double px, double py, double ix, double iy, d
 	}
 }
 
-/* Draws the scene: board corners (wood) placed at quad in an image w x h. */
-static void draw(gv_image *img, scene *sc, int w, int h, const double quad[8])
+/* A lens: camera matrix (f, f, cx, cy) and radial k1, k2 (OpenCV's model);
+ * NULL for none. */
+typedef struct lens {
+	double f, cx, cy, k1, k2;
+} lens;
+
+/* The undistorted pixel seen at the distorted pixel (x, y). */
+static void undistort_px(const lens *L, double x, double y, double *ux, double *uy)
+{
+	double xd = (x - L->cx) / L->f, yd = (y - L->cy) / L->f, xu = xd, yu = yd;
+	for (int it = 0; it < 20; it++) {
+		double r2 = xu * xu + yu * yu, s = 1 + L->k1 * r2 + L->k2 * r2 * r2;
+		xu = xd / s;
+		yu = yd / s;
+	}
+	*ux = L->cx + L->f * xu;
+	*uy = L->cy + L->f * yu;
+}
+
+/* Draws the scene: board corners (wood) placed at quad in an image w x h,
+ * seen through the lens L (may be NULL). */
+static void draw_lens(gv_image *img, scene *sc, int w, int h, const double quad[8], const lens *L)
 {
 	int N = sc->size;
 	double W = (N - 1) * sc->cx, Hh = (N - 1) * sc->cy;
@@ -93,6 +113,8 @@ static void draw(gv_image *img, scene *sc, int w, int h, const double quad[8])
 			double acc[3] = {0, 0, 0};
 			for (int s = 0; s < 4; s++) {
 				double ix = x - 0.25 + 0.5 * (s & 1), iy = y - 0.25 + 0.5 * (s >> 1), px, py, c[3];
+				if (L)
+					undistort_px(L, ix, iy, &ix, &iy);
 				gv_h_apply(Hip, ix, iy, &px, &py);
 				shade(sc, px, py, ix, iy, c);
 				for (int k = 0; k < 3; k++)
@@ -102,6 +124,11 @@ static void draw(gv_image *img, scene *sc, int w, int h, const double quad[8])
 			for (int k = 0; k < 3; k++)
 				p[k] = (unsigned char)(acc[k] < 0 ? 0 : acc[k] > 255 ? 255 : acc[k] + 0.5);
 		}
+}
+
+static void draw(gv_image *img, scene *sc, int w, int h, const double quad[8])
+{
+	draw_lens(img, sc, w, h, quad, NULL);
 }
 
 static void place_stones(scene *sc)
@@ -225,6 +252,38 @@ static void test_turned_beyond_45_degrees(void **st)
 	check(13, q, false, "turned13.png");
 }
 
+/* Barrel distortion bends the grid lines; undone with the calibration, the
+ * grid is found where the undistorted image has it. */
+static void test_lens_distortion_undone(void **st)
+{
+	(void)st;
+	double q[8];
+	view(8, 30, q);
+	lens L = {.f = 700, .cx = 400, .cy = 300, .k1 = -0.25, .k2 = 0.05};
+	scene sc = {.size = 19, .cx = CELL_X, .cy = CELL_Y};
+	place_stones(&sc);
+	gv_image img, und;
+	draw_lens(&img, &sc, 800, 600, q, &L);
+	double K[9] = {L.f, 0, L.cx, 0, L.f, L.cy, 0, 0, 1}, dist[5] = {L.k1, L.k2, 0, 0, 0};
+	char err[256] = "";
+	assert_int_equal(gv_cv_undistort(&img, K, dist, 5, &und, err, sizeof err), 0);
+	if (getenv("GOREF_TEST_DUMP")) {
+		char path[256];
+		snprintf(path, sizeof path, "%s/lens.png", getenv("GOREF_TEST_DUMP"));
+		gv_png_write(path, &img, NULL, 0);
+	}
+	gv_grid g;
+	if (gv_locate(&und, NULL, &g, err, sizeof err))
+		fail_msg("%s", err);
+	double worst = 0;
+	for (int k = 0; k < 8; k++)
+		worst = fmax(worst, fabs(g.corners[k] - sc.truth[k]));
+	print_message("lens: worst corner coordinate %.2f px from the truth\n", worst);
+	assert_true(worst < 2.0);
+	gv_image_free(&img);
+	gv_image_free(&und);
+}
+
 static void test_no_board(void **st)
 {
 	(void)st;
@@ -277,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_from_above),
 		cmocka_unit_test(test_at_an_angle_and_rotated),
 		cmocka_unit_test(test_turned_beyond_45_degrees),
+		cmocka_unit_test(test_lens_distortion_undone),
 		cmocka_unit_test(test_no_board),
 		cmocka_unit_test(test_png_round_trip_and_errors),
 	};
