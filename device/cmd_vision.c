@@ -1,0 +1,493 @@
+/* goref detect and goref eval: the board and its stones in photos. */
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cli.h"
+#include "cvwrap.h"
+#include "detect.h"
+#include "diagram.h"
+#include "geom.h"
+#include "png.h"
+
+int cmd_detect(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
+
+static const char detect_usage[] =
+	"usage: goref detect [--json] [--overlay OUT.png] [--size N] [--camera ...] IMAGE\n"
+	"\n"
+	"Finds the board in a photo (no clicks) and what stands on every point,\n"
+	"and prints the diagram as seen: the first line is the board edge nearest\n"
+	"the top of the photo, the first column the edge nearest its left\n"
+	"(. empty, X black, O white).\n"
+	"\n"
+	"  --size N         lines of the board: 9, 13 or 19 (default 19)\n"
+	"  --json           one JSON object: corners (four image points in pixels,\n"
+	"                   clockwise from the top-left), diagram (the lines),\n"
+	"                   confidence (per point, rows as in the diagram)\n"
+	"  --overlay OUT    writes the photo with the grid found and the stones\n"
+	"                   read drawn on it, as PNG (grid green, black stones\n"
+	"                   blue rings, white stones red rings, a yellow dot where\n"
+	"                   the confidence is below 0.5, a yellow disc at row 0\n"
+	"                   column 0)\n"
+	"  --camera FX,FY,CX,CY,K1,K2,P1,P2[,K3]\n"
+	"                   the camera's calibration (OpenCV's pinhole model and\n"
+	"                   distortion coefficients): the photo is undistorted\n"
+	"                   first, and the corners refer to the undistorted photo\n"
+	"\n"
+	"Exit status: 0 a board was found, 1 no board was found, 2 the image\n"
+	"cannot be read, 64 a usage error.\n";
+
+static const char eval_usage[] =
+	"usage: goref eval [--json] [--size N] DIR...\n"
+	"\n"
+	"Runs detect on every photo (.jpg, .jpeg, .png) under each DIR, searched\n"
+	"recursively, that has its true position NAME.txt beside it (N lines of N\n"
+	"fields . B W, or a diagram), and reports per photo and in total: points\n"
+	"right, boards entirely right, boards found, and milliseconds per photo\n"
+	"(the detection alone, on one core: CPU time of the one thread that runs\n"
+	"it; reading the file is not counted).\n"
+	"\n"
+	"  --size N         lines of the boards: 9, 13 or 19 (default 19)\n"
+	"  --json           one JSON object: photos (one entry each) and total\n";
+
+static double cpu_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static char cell_char(unsigned char c)
+{
+	return c == GR_BLACK ? 'X' : c == GR_WHITE ? 'O' : '.';
+}
+
+/* The photo with the grid and the stones drawn on it. */
+static int write_overlay(const char *path, const gv_image *photo, const gv_detection *d, char *err, size_t cap)
+{
+	gv_image img;
+	int rc = gv_image_alloc(&img, photo->width, photo->height, 3);
+	if (rc) {
+		snprintf(err, cap, "out of memory");
+		return rc;
+	}
+	for (int y = 0; y < photo->height; y++)
+		memcpy(gv_px(&img, 0, y), gv_px(photo, 0, y), (size_t)photo->width * 3);
+	int N = d->size;
+	int thick = photo->width > 1200 ? 3 : 2;
+	const unsigned char green[3] = {0, 230, 0}, red[3] = {255, 40, 40}, blue[3] = {40, 120, 255},
+	                    yellow[3] = {255, 230, 0};
+	for (int k = 0; k < N && !rc; k++) {
+		double x0, y0, x1, y1;
+		gv_h_apply(d->H, k, 0, &x0, &y0);
+		gv_h_apply(d->H, k, N - 1, &x1, &y1);
+		rc = gv_cv_line(&img, x0, y0, x1, y1, green, k == 0 || k == N - 1 ? thick + 1 : thick, err, cap);
+		gv_h_apply(d->H, 0, k, &x0, &y0);
+		gv_h_apply(d->H, N - 1, k, &x1, &y1);
+		if (!rc)
+			rc = gv_cv_line(&img, x0, y0, x1, y1, green, k == 0 || k == N - 1 ? thick + 1 : thick, err,
+			                cap);
+	}
+	/* the top-left corner (row 0, column 0) */
+	if (!rc)
+		rc = gv_cv_circle(&img, d->corners[0], d->corners[1], 4 * thick, yellow, -1, err, cap);
+	for (int j = 0; j < N && !rc; j++)
+		for (int i = 0; i < N && !rc; i++) {
+			double x, y, xn, yn;
+			gv_h_apply(d->H, i, j, &x, &y);
+			gv_h_apply(d->H, i + (i + 1 < N ? 1 : -1), j, &xn, &yn);
+			double r = 0.42 * hypot(xn - x, yn - y);
+			unsigned char c = d->cells[j * N + i];
+			if (c == GR_BLACK)
+				rc = gv_cv_circle(&img, x, y, r, blue, thick + 1, err, cap);
+			else if (c == GR_WHITE)
+				rc = gv_cv_circle(&img, x, y, r, red, thick + 1, err, cap);
+			if (!rc && d->conf[j * N + i] < 0.5f)
+				rc = gv_cv_circle(&img, x, y, r * 0.35, yellow, -1, err, cap);
+		}
+	if (!rc)
+		rc = gv_png_write(path, &img, err, cap);
+	gv_image_free(&img);
+	return rc;
+}
+
+/* FX,FY,CX,CY,K1,K2,P1,P2[,K3] */
+static bool parse_camera(const char *s, double K[9], double dist[5], int *ndist)
+{
+	double v[9];
+	int n = 0;
+	const char *p = s;
+	while (p && *p && n < 9) {
+		char *end;
+		v[n] = strtod(p, &end);
+		if (end == p || !isfinite(v[n]))
+			return false;
+		n++;
+		if (*end == ',')
+			p = end + 1;
+		else if (*end == '\0')
+			p = end;
+		else
+			return false;
+	}
+	if ((n != 8 && n != 9) || (p && *p) || v[0] <= 0 || v[1] <= 0)
+		return false;
+	double k[9] = {v[0], 0, v[2], 0, v[1], v[3], 0, 0, 1};
+	memcpy(K, k, sizeof k);
+	for (int i = 0; i < 5; i++)
+		dist[i] = i + 4 < n ? v[i + 4] : 0;
+	*ndist = 5;
+	return true;
+}
+
+int cmd_detect(int argc, char **argv)
+{
+	double K[9], dist[5];
+	int ndist = 0;
+	bool calibrated = false;
+	bool json = false;
+	int size = 19;
+	const char *path = NULL, *overlay = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (cli_is_help(argv[i])) {
+			fputs(detect_usage, stdout);
+			return EXIT_OK;
+		} else if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "--size")) {
+			if (!cli_parse_int("--size", i + 1 < argc ? argv[++i] : NULL, 9, 19, &size))
+				return EXIT_USAGE;
+			if (size != 9 && size != 13 && size != 19) {
+				fprintf(stderr, "goref detect: --size must be 9, 13 or 19\n");
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(argv[i], "--camera")) {
+			if (i + 1 >= argc || !parse_camera(argv[++i], K, dist, &ndist)) {
+				fprintf(stderr, "goref detect: --camera needs FX,FY,CX,CY,K1,K2,P1,P2[,K3] (8 or 9 numbers)\n");
+				return EXIT_USAGE;
+			}
+			calibrated = true;
+		} else if (!strcmp(argv[i], "--overlay")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "goref detect: --overlay needs a file name\n\n%s", detect_usage);
+				return EXIT_USAGE;
+			}
+			overlay = argv[++i];
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "goref detect: unknown option '%s'\n\n%s", argv[i], detect_usage);
+			return EXIT_USAGE;
+		} else if (path) {
+			fprintf(stderr, "goref detect: one IMAGE only\n\n%s", detect_usage);
+			return EXIT_USAGE;
+		} else {
+			path = argv[i];
+		}
+	}
+	if (!path) {
+		fprintf(stderr, "goref detect: no IMAGE given\n\n%s", detect_usage);
+		return EXIT_USAGE;
+	}
+	char err[300];
+	gv_image img;
+	int rc = gv_imread(&img, path, err, sizeof err);
+	if (rc) {
+		fprintf(stderr, "goref detect: cannot read the image %s\n", err);
+		return EXIT_INPUT;
+	}
+	gv_detection d;
+	gv_detect_opts o = {.size = size};
+	if (calibrated) {
+		o.K = K;
+		o.dist = dist;
+		o.ndist = ndist;
+	}
+	rc = gv_detect(&d, &img, &o, err, sizeof err);
+	if (rc) {
+		fprintf(stderr, "goref detect: %s: %s\n", path, err);
+		gv_image_free(&img);
+		return rc == GV_ENOTFOUND ? EXIT_FOUND : EXIT_INPUT;
+	}
+	if (overlay) {
+		gv_image und = {0};
+		rc = calibrated ? gv_cv_undistort(&img, K, dist, ndist, &und, err, sizeof err) : 0;
+		if (!rc)
+			rc = write_overlay(overlay, calibrated ? &und : &img, &d, err, sizeof err);
+		gv_image_free(&und);
+		if (rc) {
+			fprintf(stderr, "goref detect: cannot write the overlay: %s\n", err);
+			gv_image_free(&img);
+			return EXIT_INPUT;
+		}
+	}
+	gv_image_free(&img);
+	int N = d.size;
+	if (json) {
+		printf("{\"image\":");
+		cli_json_string(stdout, path);
+		printf(",\"size\":%d,\"corners\":[", N);
+		for (int k = 0; k < 4; k++)
+			printf("%s[%.2f,%.2f]", k ? "," : "", d.corners[2 * k], d.corners[2 * k + 1]);
+		printf("],\"diagram\":[");
+		for (int j = 0; j < N; j++) {
+			printf("%s\"", j ? "," : "");
+			for (int i = 0; i < N; i++)
+				putchar(cell_char(d.cells[j * N + i]));
+			putchar('"');
+		}
+		printf("],\"confidence\":[");
+		for (int j = 0; j < N; j++) {
+			printf("%s[", j ? "," : "");
+			for (int i = 0; i < N; i++)
+				printf("%s%.3f", i ? "," : "", d.conf[j * N + i]);
+			putchar(']');
+		}
+		printf("]}\n");
+	} else {
+		for (int j = 0; j < N; j++) {
+			for (int i = 0; i < N; i++)
+				putchar(cell_char(d.cells[j * N + i]));
+			putchar('\n');
+		}
+	}
+	return EXIT_OK;
+}
+
+/* The photos under a directory, recursively. */
+typedef struct list {
+	char **v;
+	int n, cap;
+} list;
+
+static bool has_image_ext(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	if (!dot)
+		return false;
+	const char *exts[] = {".jpg", ".jpeg", ".png", ".JPG", ".JPEG", ".PNG"};
+	for (size_t k = 0; k < sizeof exts / sizeof exts[0]; k++)
+		if (!strcmp(dot, exts[k]))
+			return true;
+	return false;
+}
+
+static int collect(const char *dir, list *l, int depth)
+{
+	if (depth > 32)
+		return 0;
+	DIR *d = opendir(dir);
+	if (!d) {
+		fprintf(stderr, "goref eval: cannot open the directory %s\n", dir);
+		return EXIT_INPUT;
+	}
+	struct dirent *e;
+	int rc = 0;
+	while (!rc && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		size_t n = strlen(dir) + strlen(e->d_name) + 2;
+		char *p = malloc(n);
+		if (!p) {
+			rc = EXIT_INPUT;
+			break;
+		}
+		snprintf(p, n, "%s/%s", dir, e->d_name);
+		struct stat st;
+		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			rc = collect(p, l, depth + 1);
+			free(p);
+		} else if (has_image_ext(e->d_name)) {
+			if (l->n == l->cap) {
+				int nc = l->cap ? 2 * l->cap : 64;
+				char **nv = realloc(l->v, sizeof(char *) * (size_t)nc);
+				if (!nv) {
+					free(p);
+					rc = EXIT_INPUT;
+					break;
+				}
+				l->v = nv;
+				l->cap = nc;
+			}
+			l->v[l->n++] = p;
+		} else {
+			free(p);
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* NAME.txt beside NAME.ext; NULL when there is none (static buffer). */
+static const char *truth_path(const char *photo)
+{
+	static char buf[4096];
+	const char *dot = strrchr(photo, '.');
+	size_t n = (size_t)(dot - photo);
+	if (n + 5 > sizeof buf)
+		return NULL;
+	memcpy(buf, photo, n);
+	memcpy(buf + n, ".txt", 5);
+	struct stat st;
+	return stat(buf, &st) == 0 && S_ISREG(st.st_mode) ? buf : NULL;
+}
+
+int cmd_eval(int argc, char **argv)
+{
+	bool json = false;
+	int size = 19;
+	list dirs = {0}, photos = {0};
+	int rc = EXIT_OK;
+	for (int i = 1; i < argc; i++) {
+		if (cli_is_help(argv[i])) {
+			fputs(eval_usage, stdout);
+			free(dirs.v);
+			return EXIT_OK;
+		} else if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "--size")) {
+			if (!cli_parse_int("--size", i + 1 < argc ? argv[++i] : NULL, 9, 19, &size) ||
+			    (size != 9 && size != 13 && size != 19)) {
+				if (size != 9 && size != 13 && size != 19)
+					fprintf(stderr, "goref eval: --size must be 9, 13 or 19\n");
+				free(dirs.v);
+				return EXIT_USAGE;
+			}
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "goref eval: unknown option '%s'\n\n%s", argv[i], eval_usage);
+			free(dirs.v);
+			return EXIT_USAGE;
+		} else {
+			if (dirs.n == dirs.cap) {
+				int nc = dirs.cap ? 2 * dirs.cap : 8;
+				char **nv = realloc(dirs.v, sizeof(char *) * (size_t)nc);
+				if (!nv) {
+					free(dirs.v);
+					return EXIT_INPUT;
+				}
+				dirs.v = nv;
+				dirs.cap = nc;
+			}
+			dirs.v[dirs.n++] = argv[i];
+		}
+	}
+	if (dirs.n == 0) {
+		fprintf(stderr, "goref eval: no DIR given\n\n%s", eval_usage);
+		free(dirs.v);
+		return EXIT_USAGE;
+	}
+	for (int k = 0; k < dirs.n && !rc; k++)
+		rc = collect(dirs.v[k], &photos, 0);
+	free(dirs.v);
+	if (rc)
+		goto done;
+	qsort(photos.v, (size_t)photos.n, sizeof(char *), cmp_str);
+	char err[300];
+	gv_cv_threads(1, err, sizeof err);
+	int n = 0, found = 0, boards_right = 0;
+	long points = 0, right = 0;
+	double ms_total = 0, ms_max = 0;
+	if (json)
+		printf("{\"photos\":[");
+	for (int k = 0; k < photos.n; k++) {
+		const char *tp = truth_path(photos.v[k]);
+		if (!tp)
+			continue;
+		size_t len;
+		char *text = cli_read_file(tp, &len);
+		if (!text) {
+			rc = EXIT_INPUT;
+			break;
+		}
+		gr_board truth;
+		gr_error perr = {0};
+		int prc = gr_diagram_parse(&truth, NULL, text, len, size, &perr);
+		free(text);
+		if (prc) {
+			cli_report_error(tp, &perr);
+			rc = EXIT_INPUT;
+			break;
+		}
+		gv_image img;
+		if (gv_imread(&img, photos.v[k], err, sizeof err)) {
+			fprintf(stderr, "goref eval: cannot read the image %s\n", err);
+			rc = EXIT_INPUT;
+			break;
+		}
+		gv_detection d;
+		gv_detect_opts o = {.size = size};
+		double t0 = cpu_ms();
+		int drc = gv_detect(&d, &img, &o, err, sizeof err);
+		double ms = cpu_ms() - t0;
+		gv_image_free(&img);
+		if (drc && drc != GV_ENOTFOUND) {
+			fprintf(stderr, "goref eval: %s: %s\n", photos.v[k], err);
+			rc = EXIT_INPUT;
+			break;
+		}
+		int ok = 0;
+		if (!drc)
+			for (int j = 0; j < size; j++)
+				for (int i = 0; i < size; i++)
+					ok += truth.color[gr_pt(&truth, i, j)] == d.cells[j * size + i];
+		int np = size * size;
+		n++;
+		found += !drc;
+		points += np;
+		right += ok;
+		boards_right += ok == np;
+		ms_total += ms;
+		if (ms > ms_max)
+			ms_max = ms;
+		if (json) {
+			printf("%s{\"photo\":", n > 1 ? "," : "");
+			cli_json_string(stdout, photos.v[k]);
+			printf(",\"found\":%s,\"points_right\":%d,\"points\":%d,\"board_right\":%s,\"ms\":%.1f", drc ? "false" : "true",
+			       ok, np, ok == np ? "true" : "false", ms);
+			if (!drc) {
+				printf(",\"corners\":[");
+				for (int c = 0; c < 4; c++)
+					printf("%s[%.1f,%.1f]", c ? "," : "", d.corners[2 * c], d.corners[2 * c + 1]);
+				printf("]");
+			}
+			printf("}");
+		} else {
+			printf("%s: %s, %d/%d points right%s, %.1f ms\n", photos.v[k], drc ? "NO BOARD FOUND" : "found", ok, np,
+			       drc ? "" : ok == np ? ", board right" : ", board WRONG", ms);
+			if (drc)
+				printf("  %s\n", err);
+		}
+		fflush(stdout);
+	}
+	if (rc == EXIT_OK) {
+		if (n == 0) {
+			fprintf(stderr, "goref eval: no photo with a true position (NAME.txt) found\n");
+			rc = EXIT_INPUT;
+		} else if (json) {
+			printf("],\"total\":{\"photos\":%d,\"boards_found\":%d,\"points\":%ld,\"points_right\":%ld,"
+			       "\"points_right_pct\":%.3f,\"boards_right\":%d,\"boards_right_pct\":%.2f,"
+			       "\"ms_mean\":%.1f,\"ms_max\":%.1f}}\n",
+			       n, found, points, right, 100.0 * right / points, boards_right, 100.0 * boards_right / n,
+			       ms_total / n, ms_max);
+		} else {
+			printf("total: %d photos, boards found %d/%d, points right %ld/%ld (%.3f%%), boards entirely right "
+			       "%d/%d (%.1f%%), %.1f ms a photo on average, %.1f ms at most (one core)\n",
+			       n, found, n, right, points, 100.0 * right / points, boards_right, n, 100.0 * boards_right / n,
+			       ms_total / n, ms_max);
+		}
+	} else if (json) {
+		printf("]}\n");
+	}
+done:
+	for (int k = 0; k < photos.n; k++)
+		free(photos.v[k]);
+	free(photos.v);
+	return rc;
+}

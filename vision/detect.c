@@ -1,0 +1,50 @@
+/* goref vision: a photo in, the board as seen out. See detect.h. */
+#include "detect.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "classify.h"
+#include "cvwrap.h"
+#include "locate.h"
+
+int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts, char *err, size_t cap)
+{
+	if (!out || !rgb || !rgb->data || rgb->channels != 3) {
+		if (err && cap)
+			snprintf(err, cap, "detect: bad argument (a 3-channel image is needed)");
+		return GV_EINVAL;
+	}
+	memset(out, 0, sizeof *out);
+	int size = opts && opts->size ? opts->size : 19;
+	if (size != 9 && size != 13 && size != 19) {
+		if (err && cap)
+			snprintf(err, cap, "detect: the size must be 9, 13 or 19");
+		return GV_EINVAL;
+	}
+	gv_image undist = {0};
+	const gv_image *img = rgb;
+	if (opts && opts->K) {
+		int rc = gv_cv_undistort(rgb, opts->K, opts->dist, opts->ndist, &undist, err, cap);
+		if (rc)
+			return rc;
+		img = &undist;
+	}
+	gv_locate_opts lo = {.size = size, .work_px = opts ? opts->work_px : 0};
+	gv_grid g;
+	int rc = gv_locate(img, &lo, &g, err, cap);
+	if (rc == 0) {
+		out->size = size;
+		memcpy(out->H, g.H, sizeof g.H);
+		memcpy(out->corners, g.corners, sizeof g.corners);
+		out->support = g.support;
+		out->residual = g.residual;
+		rc = gv_classify(img, g.H, size, out->cells, out->conf);
+		if (rc && err && cap)
+			snprintf(err, cap, "%s", rc == GV_ENOMEM ? "classify: out of memory" : "no board found: the grid found reaches beyond the photo");
+		if (rc == GV_EINVAL) /* the grid reaches beyond the photo: not a usable board */
+			rc = GV_ENOTFOUND;
+	}
+	gv_image_free(&undist);
+	return rc;
+}

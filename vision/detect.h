@@ -1,0 +1,38 @@
+/*
+ * goref vision: a photo in, the board as seen out.
+ *
+ * gv_detect = gv_locate (locate.h: the grid, no clicks) + gv_classify
+ * (classify.h: what stands on every point). When a calibration is given
+ * (camera matrix K and distortion coefficients), the photo is undistorted
+ * first and the corners and H refer to the undistorted image.
+ */
+#ifndef GOREF_VISION_DETECT_H
+#define GOREF_VISION_DETECT_H
+
+#include <stddef.h>
+
+#include "image.h"
+
+typedef struct gv_detect_opts {
+	int size;           /* 9, 13 or 19 (0 means 19) */
+	int work_px;        /* the locator's working size (0: its default) */
+	const double *K;    /* 3x3 camera matrix, row-major, or NULL */
+	const double *dist; /* ndist distortion coefficients (OpenCV's model) */
+	int ndist;
+} gv_detect_opts;
+
+typedef struct gv_detection {
+	int size;
+	double H[9];              /* board (i, j) -> pixels (geom.h) */
+	double corners[8];        /* grid corners clockwise from the top-left */
+	unsigned char cells[19 * 19]; /* cells[j * size + i]: 0 empty, 1 black, 2 white */
+	float conf[19 * 19];      /* confidence per point, 0..1 */
+	double support;           /* the locator's share of grid lines seen */
+	double residual;          /* the locator's line residual (working pixels) */
+} gv_detection;
+
+/* Returns 0, GV_EINVAL, GV_ENOMEM, GV_ECV, or GV_ENOTFOUND (no board),
+ * with a message in err[0..cap) on failure. rgb has 3 channels. */
+int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts, char *err, size_t cap);
+
+#endif
