@@ -19,4 +19,24 @@
  * GV_ENOMEM. */
 int gv_classify(const gv_image *rgb, const double H[9], int size, unsigned char *cells, float *conf);
 
+/* What gv_classify measures at one intersection, all relative to the board
+ * around it (for diagnostics and tests). */
+typedef struct gv_point_features {
+	float bright; /* log of the point's brightness over the local board's */
+	float dark;   /* log brightness of the second darkest quadrant over the board's */
+	float line;   /* contrast of the grid lines through the point (over the board's brightness) */
+	float yellow; /* the point's yellowness minus the board's (wood is yellow, stones are grey) */
+	float board;  /* the local board brightness (0..255) */
+	/* The best placement of a stone near the point (stones stand a little
+	 * off their points; seen at an angle, their tops more so): */
+	float black;  /* black evidence: minus the log brightness ratio of the third darkest quadrant */
+	float white;  /* white evidence: the second least white quadrant's whiteness */
+	float bu, bv; /* offset (in cells) of the best black placement */
+	float wu, wv; /* offset of the best white placement */
+} gv_point_features;
+
+/* The features of every intersection (f[j * size + i]); same errors as
+ * gv_classify. */
+int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_point_features *f);
+
 #endif

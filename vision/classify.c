@@ -1,0 +1,491 @@
+/*
+ * goref vision: the stone classifier. See classify.h.
+ *
+ * Everything is measured in board coordinates and mapped through H, so the
+ * perspective (nearer stones look bigger) is taken care of by the mapping.
+ *
+ * 1. The board: the centre of every square (a point half a cell from each
+ *    line) is never covered by a stone standing on its point (a stone's
+ *    radius is about half a cell, the centre is 0.7 cell away). A robust
+ *    quadratic fit over those centres gives the board's brightness and
+ *    yellowness everywhere (light gradients); squares that agree with the
+ *    fit give the local value.
+ * 2. Each point: four small patches, one in each quadrant around the point
+ *    (off the grid lines and the star point), and the contrast of the grid
+ *    line arms leaving the point (visible on an empty point, hidden by a
+ *    stone).
+ * 3. The decision, from ratios to the local board only: a black stone is
+ *    much darker than the board in most quadrants; a white stone hides the
+ *    lines and is brighter and/or greyer than the wood; an empty point shows
+ *    its lines and the board's colour.
+ */
+#include "classify.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "geom.h"
+
+enum { C_EMPTY = 0, C_BLACK = 1, C_WHITE = 2 };
+
+/* Line contrast (over the board's brightness) above which a point cannot
+ * hold a white (black) stone. */
+#define LINE_WHITE 0.3f
+#define LINE_BLACK 0.45f
+
+typedef struct sampler {
+	const gv_image *im;
+	const double *H;
+} sampler;
+
+/* Bilinear RGB at image point (x, y), clamped to the image. */
+static void px_rgb(const gv_image *im, double x, double y, float out[3])
+{
+	double mx = im->width - 1.001, my = im->height - 1.001;
+	if (x < 0)
+		x = 0;
+	if (y < 0)
+		y = 0;
+	if (x > mx)
+		x = mx;
+	if (y > my)
+		y = my;
+	int ix = (int)x, iy = (int)y;
+	float fx = (float)(x - ix), fy = (float)(y - iy);
+	const unsigned char *p = gv_px(im, ix, iy);
+	const unsigned char *q = p + im->stride;
+	int c = im->channels;
+	for (int k = 0; k < 3; k++) {
+		int kk = c == 3 ? k : 0;
+		float top = p[kk] + fx * (float)(p[c + kk] - p[kk]);
+		float bot = q[kk] + fx * (float)(q[c + kk] - q[kk]);
+		out[k] = top + fy * (bot - top);
+	}
+}
+
+/* RGB at board point (u, v). */
+static void bd_rgb(const sampler *s, double u, double v, float out[3])
+{
+	double x = 0, y = 0;
+	if (!gv_h_apply(s->H, u, v, &x, &y)) {
+		out[0] = out[1] = out[2] = 0;
+		return;
+	}
+	px_rgb(s->im, x, y, out);
+}
+
+static float lum(const float c[3])
+{
+	return (c[0] + c[1] + c[2]) * (1.0f / 3.0f);
+}
+
+/* Yellowness of a colour: (R + G - 2B) / (R + G + B); wood is clearly
+ * positive, grey (stones, under the same light) lower. */
+static float yel(const float c[3])
+{
+	float s = c[0] + c[1] + c[2];
+	return s > 1 ? (c[0] + c[1] - 2 * c[2]) / s : 0;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+	return (x > y) - (x < y);
+}
+
+static float median(float *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_float);
+	return n % 2 ? v[n / 2] : 0.5f * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Robust quadratic surface z(u, v) (u, v in [-1, 1]) through n samples:
+ * iteratively reweighted least squares with Tukey's biweight. coef gets 6
+ * numbers; *sigma the robust spread of the residuals. */
+static void robust_quad(const float *u, const float *v, const float *z, int n, double coef[6], double *sigma,
+                        float *w, float *res)
+{
+	for (int k = 0; k < n; k++)
+		w[k] = 1;
+	memset(coef, 0, 6 * sizeof *coef);
+	double sig = 0;
+	for (int it = 0; it < 6; it++) {
+		double A[36] = {0}, b[6] = {0};
+		for (int k = 0; k < n; k++) {
+			double f[6] = {1, u[k], v[k], u[k] * u[k], u[k] * v[k], v[k] * v[k]};
+			for (int r = 0; r < 6; r++) {
+				for (int c = 0; c < 6; c++)
+					A[r * 6 + c] += w[k] * f[r] * f[c];
+				b[r] += w[k] * f[r] * z[k];
+			}
+		}
+		for (int r = 0; r < 6; r++)
+			A[r * 6 + r] += 1e-6 * (A[0] + 1);
+		/* Gaussian elimination (the matrix is symmetric positive definite) */
+		for (int c = 0; c < 6; c++) {
+			double piv = A[c * 6 + c];
+			if (fabs(piv) < 1e-12)
+				piv = 1e-12;
+			for (int r = c + 1; r < 6; r++) {
+				double f = A[r * 6 + c] / piv;
+				for (int k = c; k < 6; k++)
+					A[r * 6 + k] -= f * A[c * 6 + k];
+				b[r] -= f * b[c];
+			}
+		}
+		for (int c = 5; c >= 0; c--) {
+			double s = b[c];
+			for (int k = c + 1; k < 6; k++)
+				s -= A[c * 6 + k] * coef[k];
+			double piv = fabs(A[c * 6 + c]) < 1e-12 ? 1e-12 : A[c * 6 + c];
+			coef[c] = s / piv;
+		}
+		for (int k = 0; k < n; k++) {
+			double m = coef[0] + coef[1] * u[k] + coef[2] * v[k] + coef[3] * u[k] * u[k] +
+			           coef[4] * u[k] * v[k] + coef[5] * v[k] * v[k];
+			res[k] = (float)fabs(z[k] - m);
+		}
+		float *tmp = w; /* w is rebuilt below: use it as scratch for the median */
+		memcpy(tmp, res, (size_t)n * sizeof *tmp);
+		sig = 1.4826 * median(tmp, n);
+		double floor_ = 1e-3 * (fabs(coef[0]) + 1);
+		if (sig < floor_)
+			sig = floor_;
+		for (int k = 0; k < n; k++) {
+			double t = res[k] / (4.685 * sig);
+			w[k] = t < 1 ? (float)((1 - t * t) * (1 - t * t)) : 0;
+		}
+	}
+	*sigma = sig;
+}
+
+static double quad_at(const double c[6], double u, double v)
+{
+	return c[0] + c[1] * u + c[2] * v + c[3] * u * u + c[4] * u * v + c[5] * v * v;
+}
+
+/* Checks the arguments; 0 or GV_EINVAL. */
+static int check_args(const gv_image *rgb, const double H[9], int size)
+{
+	if (!rgb || !rgb->data || !H || size < 2 || size > 19 || rgb->width < 2 || rgb->height < 2 ||
+	    (rgb->channels != 3 && rgb->channels != 1))
+		return GV_EINVAL;
+	for (int j = 0; j < size; j++)
+		for (int i = 0; i < size; i++) {
+			double x = 0, y = 0;
+			if (!gv_h_apply(H, i, j, &x, &y) || !(x >= -0.5 && y >= -0.5 && x <= rgb->width - 0.5 &&
+			                                       y <= rgb->height - 0.5))
+				return GV_EINVAL;
+		}
+	return 0;
+}
+
+/* The board's brightness and yellowness, everywhere: a robust quadratic fit
+ * over the squares' centres, corrected locally by the squares that agree with
+ * it (bilinear between square centres). */
+typedef struct board_model {
+	int n;        /* squares per side (size - 1) */
+	float *l, *y; /* per square: the local value (its own when it agrees with the fit) */
+} board_model;
+
+static void board_at(const board_model *m, double u, double v, double *L, double *Y)
+{
+	double a = u - 0.5, b = v - 0.5;
+	if (a < 0)
+		a = 0;
+	if (b < 0)
+		b = 0;
+	if (a > m->n - 1)
+		a = m->n - 1;
+	if (b > m->n - 1)
+		b = m->n - 1;
+	int i = (int)a, j = (int)b;
+	if (i > m->n - 2)
+		i = m->n - 2 < 0 ? 0 : m->n - 2;
+	if (j > m->n - 2)
+		j = m->n - 2 < 0 ? 0 : m->n - 2;
+	double fa = a - i, fb = b - j;
+	int i1 = i + 1 < m->n ? i + 1 : i, j1 = j + 1 < m->n ? j + 1 : j;
+	const float *l = m->l, *y = m->y;
+	int n = m->n;
+	*L = (1 - fb) * ((1 - fa) * l[j * n + i] + fa * l[j * n + i1]) + fb * ((1 - fa) * l[j1 * n + i] + fa * l[j1 * n + i1]);
+	*Y = (1 - fb) * ((1 - fa) * y[j * n + i] + fa * y[j * n + i1]) + fb * ((1 - fa) * y[j1 * n + i] + fa * y[j1 * n + i1]);
+}
+
+/* Four quadrant patches around board point (cu, cv): log brightness over
+ * the board's and yellowness minus the board's. */
+static void quadrants(const sampler *s, const board_model *m, double cu, double cv, float qb[4], float qy[4])
+{
+	double bl = 0, by = 0;
+	board_at(m, cu, cv, &bl, &by);
+	if (bl < 1)
+		bl = 1;
+	static const double off[3] = {0.12, 0.2, 0.28};
+	for (int q = 0; q < 4; q++) {
+		double sx = q & 1 ? 1 : -1, sy = q & 2 ? 1 : -1;
+		float acc[3] = {0, 0, 0};
+		for (int b = 0; b < 3; b++)
+			for (int a = 0; a < 3; a++) {
+				float c[3];
+				bd_rgb(s, cu + sx * off[a], cv + sy * off[b], c);
+				for (int t = 0; t < 3; t++)
+					acc[t] += c[t];
+			}
+		for (int t = 0; t < 3; t++)
+			acc[t] /= 9.0f;
+		qb[q] = (float)log((lum(acc) + 1) / (bl + 1));
+		qy[q] = (float)(yel(acc) - by);
+	}
+}
+
+/* Whiteness of a patch: brighter and greyer than the wood (each capped, so
+ * that glare alone does not make a stone). */
+static float whiteness(float b, float y)
+{
+	float bb = b > 0.5f ? 0.5f : b, yy = -y > 0.3f ? 0.3f : -y;
+	return bb / 0.12f + yy / 0.05f;
+}
+
+static void sort4(float v[4])
+{
+	for (int a = 1; a < 4; a++)
+		for (int b = a; b > 0 && v[b - 1] > v[b]; b--) {
+			float t = v[b];
+			v[b] = v[b - 1];
+			v[b - 1] = t;
+		}
+}
+
+int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_point_features *feat)
+{
+	int rc = check_args(rgb, H, size);
+	if (rc)
+		return rc;
+	if (!feat)
+		return GV_EINVAL;
+	sampler s = {rgb, H};
+	int nc = (size - 1) * (size - 1);
+	float *buf = calloc((size_t)nc * 8, sizeof *buf);
+	if (!buf)
+		return GV_ENOMEM;
+	float *cu = buf, *cv = buf + nc, *cl = buf + 2 * nc, *cy = buf + 3 * nc, *w = buf + 4 * nc,
+	      *res = buf + 5 * nc, *rl = buf + 6 * nc, *ry = buf + 7 * nc;
+	double half = (size - 1) / 2.0;
+	/* 1. the board at the centre of every square */
+	for (int j = 0; j + 1 < size; j++)
+		for (int i = 0; i + 1 < size; i++) {
+			int k = j * (size - 1) + i;
+			float acc[3] = {0, 0, 0}, ls[9];
+			int n = 0;
+			for (int b = -1; b <= 1; b++)
+				for (int a = -1; a <= 1; a++) {
+					float c[3];
+					bd_rgb(&s, i + 0.5 + 0.14 * a, j + 0.5 + 0.14 * b, c);
+					for (int q = 0; q < 3; q++)
+						acc[q] += c[q];
+					ls[n++] = lum(c);
+				}
+			for (int q = 0; q < 3; q++)
+				acc[q] /= (float)n;
+			cu[k] = (float)((i + 0.5 - half) / half);
+			cv[k] = (float)((j + 0.5 - half) / half);
+			cl[k] = median(ls, n);
+			cy[k] = yel(acc);
+		}
+	double ql[6], qy[6], sl = 0, sy = 0;
+	robust_quad(cu, cv, cl, nc, ql, &sl, w, res);
+	memcpy(rl, res, (size_t)nc * sizeof *rl);
+	robust_quad(cu, cv, cy, nc, qy, &sy, w, res);
+	memcpy(ry, res, (size_t)nc * sizeof *ry);
+	/* local values: a square's own where it agrees with the fit */
+	for (int k = 0; k < nc; k++) {
+		if (rl[k] > 2.5 * sl || ry[k] > 2.5 * sy) {
+			cl[k] = (float)quad_at(ql, cu[k], cv[k]);
+			cy[k] = (float)quad_at(qy, cu[k], cv[k]);
+		}
+	}
+	board_model m = {size - 1, cl, cy};
+
+	for (int j = 0; j < size; j++)
+		for (int i = 0; i < size; i++) {
+			gv_point_features *f = &feat[j * size + i];
+			double bl = 0, by = 0;
+			board_at(&m, i, j, &bl, &by);
+			if (bl < 1)
+				bl = 1;
+			/* 2a. the quadrants around the point itself */
+			float qb[4], qyl[4];
+			quadrants(&s, &m, i, j, qb, qyl);
+			float sb[4], syl[4];
+			memcpy(sb, qb, sizeof sb);
+			memcpy(syl, qyl, sizeof syl);
+			sort4(sb);
+			sort4(syl);
+			f->bright = 0.5f * (sb[1] + sb[2]);
+			f->dark = sb[1];
+			f->yellow = 0.5f * (syl[1] + syl[2]);
+			f->board = (float)bl;
+			/* 2b. the best stone placement within a third of a cell */
+			f->black = -1e9f;
+			f->white = -1e9f;
+			for (int ob = -2; ob <= 2; ob++)
+				for (int oa = -2; oa <= 2; oa++) {
+					/* no placement off the grid's outer lines: beyond
+					 * them lies the board's margin or the table */
+					if ((i == 0 && oa < 0) || (i == size - 1 && oa > 0) || (j == 0 && ob < 0) ||
+					    (j == size - 1 && ob > 0))
+						continue;
+					double du = 0.15 * oa, dv = 0.15 * ob;
+					float pen = (float)(0.5 * (du * du + dv * dv));
+					quadrants(&s, &m, i + du, j + dv, qb, qyl);
+					float d[4], wh[4];
+					for (int q = 0; q < 4; q++) {
+						d[q] = -qb[q];
+						wh[q] = whiteness(qb[q], qyl[q]);
+					}
+					sort4(d);
+					sort4(wh);
+					float eb = d[1] - pen, ew = wh[1] - 4 * pen;
+					if (eb > f->black) {
+						f->black = eb;
+						f->bu = (float)du;
+						f->bv = (float)dv;
+					}
+					if (ew > f->white) {
+						f->white = ew;
+						f->wu = (float)du;
+						f->wv = (float)dv;
+					}
+				}
+			/* 2c. the line arms */
+			float arm[4];
+			int na = 0;
+			for (int d = 0; d < 4; d++) {
+				int du = d == 0 ? 1 : d == 1 ? -1 : 0, dv = d == 2 ? 1 : d == 3 ? -1 : 0;
+				if (i + du < 0 || i + du >= size || j + dv < 0 || j + dv >= size)
+					continue;
+				static const double ts[3] = {0.18, 0.26, 0.34};
+				double con = 0;
+				for (int t = 0; t < 3; t++) {
+					double au = i + du * ts[t], av = j + dv * ts[t];
+					double pu = dv != 0 ? 1 : 0, pv = du != 0 ? 1 : 0;
+					float on = 1e9f;
+					for (int o = -3; o <= 3; o++) {
+						float c[3];
+						bd_rgb(&s, au + pu * 0.025 * o, av + pv * 0.025 * o, c);
+						float l = lum(c);
+						if (l < on)
+							on = l;
+					}
+					float c1[3], c2[3];
+					bd_rgb(&s, au + pu * 0.2, av + pv * 0.2, c1);
+					bd_rgb(&s, au - pu * 0.2, av - pv * 0.2, c2);
+					con += 0.5 * (lum(c1) + lum(c2)) - on;
+				}
+				arm[na++] = (float)(con / 3 / bl);
+			}
+			f->line = na ? median(arm, na) : 0;
+		}
+	free(buf);
+	return 0;
+}
+
+/* A per-image threshold: at least base, and at least frac of the upper
+ * quartile of the values above strong (the clear stones of this photo), so a
+ * photo with very dark stones does not take their shadows for stones. */
+static float adapt(const float *v, int n, float base, float strong, float frac, float *tmp)
+{
+	int m = 0;
+	for (int k = 0; k < n; k++)
+		if (v[k] > strong)
+			tmp[m++] = v[k];
+	if (m < 3)
+		return base;
+	qsort(tmp, (size_t)m, sizeof *tmp, cmp_float);
+	float t = frac * tmp[(3 * m) / 4];
+	return t > base ? t : base;
+}
+
+int gv_classify(const gv_image *rgb, const double H[9], int size, unsigned char *cells, float *conf)
+{
+	if (!cells)
+		return GV_EINVAL;
+	int n = size >= 2 && size <= 19 ? size * size : 1;
+	gv_point_features *f = malloc((size_t)n * sizeof *f);
+	float *tmp = malloc((size_t)n * 4 * sizeof *tmp);
+	int *order = malloc((size_t)n * 2 * sizeof *order);
+	if (!f || !tmp || !order) {
+		free(f);
+		free(tmp);
+		free(order);
+		return GV_ENOMEM;
+	}
+	int rc = gv_classify_features(rgb, H, size, f);
+	if (rc) {
+		free(f);
+		free(tmp);
+		free(order);
+		return rc;
+	}
+	float *eb = tmp + n, *ew = tmp + 2 * n, *score = tmp + 3 * n;
+	int *black_ = order + n;
+	for (int k = 0; k < n; k++) {
+		eb[k] = f[k].black;
+		ew[k] = f[k].white;
+	}
+	float tb = adapt(eb, n, 0.45f, 0.9f, 0.5f, tmp);
+	float tw = adapt(ew, n, 1.8f, 3.0f, 0.4f, tmp);
+	/* candidates, strongest first; a stone claimed by a point is not claimed
+	 * again by a neighbour whose best placement lands on the same spot */
+	int nc = 0;
+	for (int k = 0; k < n; k++) {
+		/* a white stone hides the grid lines (all but a sliver when it
+		 * stands off its point); an empty point shows them */
+		if (f[k].line > LINE_WHITE)
+			ew[k] = 0;
+		if (f[k].line > LINE_BLACK)
+			eb[k] = 0;
+		float rb = eb[k] / tb, rw = ew[k] / tw;
+		cells[k] = C_EMPTY;
+		/* a point dark at its centre is black, whatever lies next to it */
+		score[k] = rb > 1 ? rb : rw;
+		black_[k] = rb > 1;
+		if (score[k] > 1)
+			order[nc++] = k;
+	}
+	for (int a = 1; a < nc; a++)
+		for (int b = a; b > 0 && score[order[b - 1]] < score[order[b]]; b--) {
+			int t = order[b];
+			order[b] = order[b - 1];
+			order[b - 1] = t;
+		}
+	for (int a = 0; a < nc; a++) {
+		int k = order[a], i = k % size, j = k / size;
+		int black = black_[k];
+		double cu = i + (black ? f[k].bu : f[k].wu), cv = j + (black ? f[k].bv : f[k].wv);
+		int clash = 0;
+		for (int b = 0; b < a && !clash; b++) {
+			int q = order[b];
+			if (cells[q] == C_EMPTY)
+				continue;
+			int qi = q % size, qj = q / size;
+			double qu = qi + (cells[q] == C_BLACK ? f[q].bu : f[q].wu);
+			double qv = qj + (cells[q] == C_BLACK ? f[q].bv : f[q].wv);
+			if (abs(qi - i) <= 1 && abs(qj - j) <= 1 && (cu - qu) * (cu - qu) + (cv - qv) * (cv - qv) < 0.55 * 0.55)
+				clash = 1;
+		}
+		if (!clash)
+			cells[k] = (unsigned char)(black ? C_BLACK : C_WHITE);
+	}
+	if (conf)
+		for (int k = 0; k < n; k++) {
+			float r = score[k];
+			float c = r > 1 ? (r - 1) / 0.5f : (1 - r) / 0.5f;
+			conf[k] = c > 1 ? 1 : c;
+		}
+	free(f);
+	free(tmp);
+	free(order);
+	return 0;
+}
