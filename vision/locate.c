@@ -231,43 +231,59 @@ static double prof_at(const double *P, double x)
  * bins). Returns the score (<= 0: nothing found). */
 static double fit_lines(const double *P, int N, double smin, double smax, double *o_out, double *sp_out)
 {
-	double best = 0;
+	/* Scores: the log of each line's response (plus a floor), so that one
+	 * missing line costs more than strong lines elsewhere earn: all N lines
+	 * must be there. The profile is max-filtered by a few per cent of the
+	 * spacing, which absorbs a slightly wrong rectification (the positions
+	 * are then refined on the lines themselves). */
+	enum { MAXW = 8 };
+	static double L[MAXW + 1][NBINS];
+	double top = 0;
+	for (int i = 0; i < NBINS; i++)
+		top = fmax(top, P[i]);
 	*o_out = 0;
 	*sp_out = 0;
-	double sq[NBINS];
-	for (int i = 0; i < NBINS; i++)
-		sq[i] = sqrt(P[i]);
-	for (double sp = smin; sp <= smax; sp += (sp < 20 ? 0.25 : 0.5)) {
-		double span = sp * (N - 1);
-		for (double o = 0; o + span <= NBINS - 1; o += 1) {
-			double sc = 0;
-			for (int k = 0; k < N; k++)
-				sc += prof_at(sq, o + k * sp);
-			sc -= 1.5 * (prof_at(sq, o - sp) + prof_at(sq, o + span + sp));
-			if (sc > best) {
-				best = sc;
-				*o_out = o;
-				*sp_out = sp;
-			}
+	if (top <= 0)
+		return 0;
+	double eps = 0.03 * top;
+	for (int w = 0; w <= MAXW; w++)
+		for (int i = 0; i < NBINS; i++) {
+			double m = 0;
+			for (int d = -w; d <= w; d++)
+				if (i + d >= 0 && i + d < NBINS && P[i + d] > m)
+					m = P[i + d];
+			L[w][i] = log(eps + m);
 		}
-	}
-	/* finer around the best */
-	if (best > 0) {
-		double o0 = *o_out, s0 = *sp_out;
-		for (double sp = s0 - 0.5; sp <= s0 + 0.5; sp += 0.05)
-			for (double o = o0 - 1; o <= o0 + 1; o += 0.1) {
-				double span = sp * (N - 1), sc = 0;
+	double floor_out = log(eps); /* beyond the profile: nothing */
+	double best = -1e300;
+	for (int pass = 0; pass < 2; pass++) {
+		double s0 = *sp_out, o0 = *o_out;
+		double slo = pass ? s0 - 0.5 : smin, shi = pass ? s0 + 0.5 : smax;
+		for (double sp = slo; sp <= shi; sp += pass ? 0.05 : (sp < 20 ? 0.25 : 0.5)) {
+			int w = (int)lround(0.06 * sp);
+			if (w > MAXW)
+				w = MAXW;
+			const double *Lw = L[w];
+			double span = sp * (N - 1);
+			double olo = pass ? o0 - 1 : 0, ohi = pass ? o0 + 1 : NBINS - 1 - span;
+			for (double o = olo; o <= ohi; o += pass ? 0.1 : 1) {
+				if (o < 0 || o + span > NBINS - 1)
+					continue;
+				double sc = 0;
 				for (int k = 0; k < N; k++)
-					sc += prof_at(sq, o + k * sp);
-				sc -= 1.5 * (prof_at(sq, o - sp) + prof_at(sq, o + span + sp));
+					sc += prof_at(Lw, o + k * sp);
+				double a = o - sp, b = o + span + sp;
+				sc -= a >= 0 ? prof_at(Lw, a) : floor_out;
+				sc -= b <= NBINS - 1 ? prof_at(Lw, b) : floor_out;
 				if (sc > best) {
 					best = sc;
 					*o_out = o;
 					*sp_out = sp;
 				}
 			}
+		}
 	}
-	return best;
+	return best > -1e300 ? 1 : 0;
 }
 
 /* Total least squares line through weighted points: a x + b y + c = 0,
@@ -401,7 +417,7 @@ static void coverage(const seg *s, int n, int N, const double Hi[9], int lo, int
 		double a = dir == 0 ? u0 : v0, b = dir == 0 ? u1 : v1;
 		double p0 = dir == 0 ? v0 : u0, p1 = dir == 0 ? v1 : u1;
 		int ka = (int)lround(a), kb = (int)lround(b);
-		if (ka != kb || ka < lo || ka > hi || fabs(a - ka) > 0.25 || fabs(b - kb) > 0.25)
+		if (ka != kb || ka < lo || ka > hi || fabs(a - ka) > 0.1 || fabs(b - kb) > 0.1)
 			continue;
 		double amin = fmax(fmin(p0, p1), -0.5), amax = fmin(fmax(p0, p1), N - 0.5);
 		if (amax > amin)
