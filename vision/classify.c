@@ -33,6 +33,14 @@ enum { C_EMPTY = 0, C_BLACK = 1, C_WHITE = 2 };
  * hold a white (black) stone. */
 #define LINE_WHITE 0.3f
 #define LINE_BLACK 0.45f
+/* Whiteness lost per unit of line contrast. */
+#define LINE_PENALTY 8.0f
+/* Log brightness ratio under which a point's own centre is dark enough to
+ * be black whatever else it looks like. */
+#define DARK_CENTRE (-0.3f)
+/* Two placements closer than this (cells) are one stone: the point that
+ * reached it by moving off-centre towards its neighbour's stone yields. */
+#define CLASH 0.75
 
 typedef struct sampler {
 	const gv_image *im;
@@ -347,6 +355,10 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 					sort4(d);
 					sort4(wh);
 					float eb = d[1] - pen, ew = wh[1] - 4 * pen;
+					if (!oa && !ob) {
+						f->black0 = eb;
+						f->white0 = ew;
+					}
 					if (eb > f->black) {
 						f->black = eb;
 						f->bu = (float)du;
@@ -413,7 +425,7 @@ int gv_classify(const gv_image *rgb, const double H[9], int size, unsigned char 
 		return GV_EINVAL;
 	int n = size >= 2 && size <= 19 ? size * size : 1;
 	gv_point_features *f = malloc((size_t)n * sizeof *f);
-	float *tmp = malloc((size_t)n * 4 * sizeof *tmp);
+	float *tmp = malloc((size_t)n * 5 * sizeof *tmp);
 	int *order = malloc((size_t)n * 2 * sizeof *order);
 	if (!f || !tmp || !order) {
 		free(f);
@@ -430,11 +442,14 @@ int gv_classify(const gv_image *rgb, const double H[9], int size, unsigned char 
 	}
 	float *eb = tmp + n, *ew = tmp + 2 * n, *score = tmp + 3 * n;
 	int *black_ = order + n;
+	float *tbk = tmp + 4 * n;
 	for (int k = 0; k < n; k++) {
 		eb[k] = f[k].black;
 		ew[k] = f[k].white;
 	}
-	float tb = adapt(eb, n, 0.45f, 0.9f, 0.5f, tmp);
+	/* a dark patch with the wood's hue is a shadow, unless it is as dark as
+	 * this photo's stones */
+	float tb0 = 0.45f, tbs = adapt(eb, n, tb0, 0.9f, 0.6f, tmp);
 	float tw = adapt(ew, n, 1.8f, 3.0f, 0.4f, tmp);
 	/* candidates, strongest first; a stone claimed by a point is not claimed
 	 * again by a neighbour whose best placement lands on the same spot */
@@ -444,13 +459,17 @@ int gv_classify(const gv_image *rgb, const double H[9], int size, unsigned char 
 		 * stands off its point); an empty point shows them */
 		if (f[k].line > LINE_WHITE)
 			ew[k] = 0;
+		else if (f[k].line > 0)
+			ew[k] -= LINE_PENALTY * f[k].line;
 		if (f[k].line > LINE_BLACK)
 			eb[k] = 0;
+		float tb = f[k].yellow >= 0 ? tbs : tb0;
+		tbk[k] = tb;
 		float rb = eb[k] / tb, rw = ew[k] / tw;
 		cells[k] = C_EMPTY;
 		/* a point dark at its centre is black, whatever lies next to it */
-		score[k] = rb > 1 ? rb : rw;
-		black_[k] = rb > 1;
+		black_[k] = rb > 1 && (f[k].bright < DARK_CENTRE || rb > rw);
+		score[k] = black_[k] ? rb : rw;
 		if (score[k] > 1)
 			order[nc++] = k;
 	}
@@ -467,12 +486,19 @@ int gv_classify(const gv_image *rgb, const double H[9], int size, unsigned char 
 		int clash = 0;
 		for (int b = 0; b < a && !clash; b++) {
 			int q = order[b];
-			if (cells[q] == C_EMPTY)
+			if (cells[q] != (black ? C_BLACK : C_WHITE))
 				continue;
 			int qi = q % size, qj = q / size;
 			double qu = qi + (cells[q] == C_BLACK ? f[q].bu : f[q].wu);
 			double qv = qj + (cells[q] == C_BLACK ? f[q].bv : f[q].wv);
-			if (abs(qi - i) <= 1 && abs(qj - j) <= 1 && (cu - qu) * (cu - qu) + (cv - qv) * (cv - qv) < 0.55 * 0.55)
+			/* a point that holds the stone right on it keeps it */
+		if (black ? f[k].black0 > tbk[k] : f[k].white0 > tw) {
+			cells[k] = (unsigned char)(black ? C_BLACK : C_WHITE);
+			continue;
+		}
+		double ou = cu - i, ov = cv - j;
+			if (abs(qi - i) <= 1 && abs(qj - j) <= 1 && ou * ou + ov * ov >= 0.2 * 0.2 &&
+			    ou * (qi - i) + ov * (qj - j) > 0 && (cu - qu) * (cu - qu) + (cv - qv) * (cv - qv) < CLASH * CLASH)
 				clash = 1;
 		}
 		if (!clash)
