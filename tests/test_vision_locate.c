@@ -254,6 +254,23 @@ static void test_turned_beyond_45_degrees(void **st)
 
 /* Barrel distortion bends the grid lines; undone with the calibration, the
  * grid is found where the undistorted image has it. */
+/* Every turn in steps of 15 degrees, from above and at 25 and 45 degrees. */
+static void test_sweep_of_turns_and_tilts(void **st)
+{
+	(void)st;
+	const int sizes[3] = {19, 13, 9};
+	for (int tilt = 0; tilt <= 45; tilt += tilt ? 20 : 25)
+		for (int deg = 0; deg < 360; deg += 15) {
+			double q[8];
+			view(deg, tilt, q);
+			int N = sizes[(deg / 15) % 3];
+			/* the order is checked as seen (top edge highest, left edge
+			 * leftmost), not against the board's own corner (0,0) */
+			print_message("turned %d, tilted %d:\n", deg, tilt);
+			check(N, q, false, NULL);
+		}
+}
+
 static void test_lens_distortion_undone(void **st)
 {
 	(void)st;
@@ -336,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_from_above),
 		cmocka_unit_test(test_at_an_angle_and_rotated),
 		cmocka_unit_test(test_turned_beyond_45_degrees),
+		cmocka_unit_test(test_sweep_of_turns_and_tilts),
 		cmocka_unit_test(test_lens_distortion_undone),
 		cmocka_unit_test(test_no_board),
 		cmocka_unit_test(test_png_round_trip_and_errors),

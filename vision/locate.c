@@ -177,6 +177,71 @@ static double vp_error(const seg *s, const frame *fr, const double v[3])
 	return angdiff(a, s->ang);
 }
 
+/* A vanishing point for the segments within 20 degrees of the direction
+ * peak (degrees): the intersection of two of them that the most segment
+ * length squared agrees with (long lines count most: a patterned table's
+ * short marks do not outvote the grid). Deterministic. */
+static void ransac_vp(seg *s, int n, const frame *fr, int peak, double v[3])
+{
+	int *idx = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+	int m = 0;
+	if (idx)
+		for (int k = 0; k < n; k++)
+			if (angdiff(s[k].ang, peak) < 20)
+				idx[m++] = k;
+	/* fallback: the direction of the peak itself, at infinity */
+	v[0] = cos(peak * M_PI / 180);
+	v[1] = sin(peak * M_PI / 180);
+	v[2] = 0;
+	if (m < 2) {
+		free(idx);
+		return;
+	}
+	/* the longest segments first: candidates are pairs among the top 30 */
+	int top = m < 30 ? m : 30;
+	for (int a = 0; a < top; a++) {
+		int bi = a;
+		for (int b = a + 1; b < m; b++)
+			if (s[idx[b]].len > s[idx[bi]].len)
+				bi = b;
+		int t = idx[a];
+		idx[a] = idx[bi];
+		idx[bi] = t;
+	}
+	double best = -1;
+	double lines[30][3];
+	for (int a = 0; a < top; a++) {
+		const seg *g = &s[idx[a]];
+		double ax = (g->x0 - fr->cx) / fr->S, ay = (g->y0 - fr->cy) / fr->S;
+		double bx = (g->x1 - fr->cx) / fr->S, by = (g->y1 - fr->cy) / fr->S;
+		lines[a][0] = ay - by;
+		lines[a][1] = bx - ax;
+		lines[a][2] = ax * by - ay * bx;
+	}
+	for (int a = 0; a < top; a++)
+		for (int b = a + 1; b < top; b++) {
+			const double *p = lines[a], *q = lines[b];
+			double c[3] = {p[1] * q[2] - p[2] * q[1], p[2] * q[0] - p[0] * q[2], p[0] * q[1] - p[1] * q[0]};
+			double nn = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+			if (nn < 1e-15)
+				continue;
+			for (int i = 0; i < 3; i++)
+				c[i] /= nn;
+			double sc = 0;
+			for (int k = 0; k < m; k++) {
+				const seg *g = &s[idx[k]];
+				double tol = atan2(2, g->len) * 180 / M_PI + 0.5;
+				if (vp_error(g, fr, c) < tol)
+					sc += g->len * g->len;
+			}
+			if (sc > best) {
+				best = sc;
+				memcpy(v, c, sizeof c);
+			}
+		}
+	free(idx);
+}
+
 /* The rectification: image (normalised) -> plane where family 0 runs along x
  * and family 1 along y. R is a 3x3 homography. */
 static bool rectifier(const double v0[3], const double v1[3], double R[9])
@@ -509,25 +574,24 @@ static bool try_pair(seg *s, int nseg, const frame *frp, int p0, int p1, int N, 
 {
 	frame fr = *frp;
 	int peaks[2] = {p0, p1};
-	for (int k = 0; k < nseg; k++) {
-		double d0 = angdiff(s[k].ang, peaks[0]), d1 = angdiff(s[k].ang, peaks[1]);
-		if (d0 < 10 && d0 < d1)
-			s[k].fam = 0;
-		else if (d1 < 10)
-			s[k].fam = 1;
-	}
 	double vp[2][3];
-	for (int it = 0; it < 4; it++) {
-		fit_vp(s, nseg, 0, &fr, vp[0]);
-		fit_vp(s, nseg, 1, &fr, vp[1]);
+	for (int f = 0; f < 2; f++)
+		ransac_vp(s, nseg, &fr, peaks[f], vp[f]);
+	/* then least squares on the segments that agree, the tolerance narrowing */
+	const double extra[5] = {2.5, 1.5, 1, 1, 1};
+	for (int it = 0; it < 5; it++) {
 		for (int k = 0; k < nseg; k++) {
-			double tol = atan2(3, s[k].len) * 180 / M_PI + 1;
+			double tol = atan2(3, s[k].len) * 180 / M_PI + extra[it];
 			double e0 = vp_error(&s[k], &fr, vp[0]), e1 = vp_error(&s[k], &fr, vp[1]);
 			s[k].fam = -1;
 			if (e0 < tol && e0 <= e1)
 				s[k].fam = 0;
 			else if (e1 < tol)
 				s[k].fam = 1;
+		}
+		if (it < 4) {
+			fit_vp(s, nseg, 0, &fr, vp[0]);
+			fit_vp(s, nseg, 1, &fr, vp[1]);
 		}
 	}
 	double R[9];
