@@ -32,7 +32,7 @@ enum { C_EMPTY = 0, C_BLACK = 1, C_WHITE = 2 };
 /* Line contrast (over the board's brightness) above which a point cannot
  * hold a white (black) stone. */
 #define LINE_WHITE 0.3f
-#define LINE_BLACK 0.45f
+#define LINE_BLACK 0.6f
 /* Whiteness lost per unit of line contrast. */
 #define LINE_PENALTY 8.0f
 /* Log brightness ratio under which a point's own centre is dark enough to
@@ -41,6 +41,11 @@ enum { C_EMPTY = 0, C_BLACK = 1, C_WHITE = 2 };
 /* Two placements closer than this (cells) are one stone: the point that
  * reached it by moving off-centre towards its neighbour's stone yields. */
 #define CLASH 0.75
+/* Height of a stone's middle over the board, in cells (a stone is about
+ * 0.4 cell thick). */
+#ifndef STONE_MIDDLE
+#define STONE_MIDDLE 0.2
+#endif
 
 typedef struct sampler {
 	const gv_image *im;
@@ -265,6 +270,90 @@ static void sort4(float v[4])
 		}
 }
 
+/* Where the middle of a stone standing on point (u, v) appears, as an offset
+ * in board coordinates: seen at an angle, a stone's body stands above the
+ * board and looks displaced away from the camera. The camera is recovered
+ * from H alone (pinhole, principal point at the image centre, square
+ * pixels: the focal length from the two constraints on H's rotation); when
+ * that fails (a view from straight above gives no focal length), no offset.
+ * height is in cells. */
+static void parallax(const double H[9], int w, int h, int size, double height, float *eu, float *ev)
+{
+	int n = size * size;
+	for (int k = 0; k < n; k++)
+		eu[k] = ev[k] = 0;
+	double cx = (w - 1) / 2.0, cy = (h - 1) / 2.0;
+	double a[9];
+	for (int c = 0; c < 3; c++) {
+		a[0 * 3 + c] = H[0 * 3 + c] - cx * H[6 + c];
+		a[1 * 3 + c] = H[1 * 3 + c] - cy * H[6 + c];
+		a[2 * 3 + c] = H[6 + c];
+	}
+	double h1x = a[0], h1y = a[3], h1z = a[6], h2x = a[1], h2y = a[4], h2z = a[7];
+	double f2 = 0, wsum = 0;
+	double d1 = h1z * h2z, d2 = h1z * h1z - h2z * h2z;
+	double scale = (h1x * h1x + h1y * h1y + h2x * h2x + h2y * h2y) / (w * w + h * h + 1.0);
+	(void)scale;
+	if (fabs(d1) > 1e-18) {
+		double f = -(h1x * h2x + h1y * h2y) / d1;
+		if (f > 0) {
+			f2 += f * fabs(d1);
+			wsum += fabs(d1);
+		}
+	}
+	if (fabs(d2) > 1e-18) {
+		double f = (h2x * h2x + h2y * h2y - h1x * h1x - h1y * h1y) / d2;
+		if (f > 0) {
+			f2 += f * fabs(d2);
+			wsum += fabs(d2);
+		}
+	}
+	if (wsum <= 0)
+		return;
+	f2 /= wsum;
+	double f = sqrt(f2), dim = w > h ? w : h;
+	if (!(f > 0.3 * dim && f < 5 * dim))
+		return;
+	double r1[3] = {h1x / f, h1y / f, h1z}, r2[3] = {h2x / f, h2y / f, h2z}, t[3] = {a[2] / f, a[5] / f, a[8]};
+	double n1 = sqrt(r1[0] * r1[0] + r1[1] * r1[1] + r1[2] * r1[2]);
+	double n2 = sqrt(r2[0] * r2[0] + r2[1] * r2[1] + r2[2] * r2[2]);
+	double lam = 2 / (n1 + n2);
+	if (t[2] * lam < 0)
+		lam = -lam;
+	for (int c = 0; c < 3; c++) {
+		r1[c] *= lam;
+		r2[c] *= lam;
+		t[c] *= lam;
+	}
+	double r3[3] = {r1[1] * r2[2] - r1[2] * r2[1], r1[2] * r2[0] - r1[0] * r2[2], r1[0] * r2[1] - r1[1] * r2[0]};
+	/* the camera's side of the board: C = -R^T t, its height C_z = -r3.t */
+	double cz = -(r3[0] * t[0] + r3[1] * t[1] + r3[2] * t[2]);
+	double up = cz > 0 ? height : -height;
+	double Hi[9];
+	if (!gv_h_invert(H, Hi))
+		return;
+	for (int j = 0; j < size; j++)
+		for (int i = 0; i < size; i++) {
+			double X[3];
+			for (int c = 0; c < 3; c++)
+				X[c] = i * r1[c] + j * r2[c] + up * r3[c] + t[c];
+			if (X[2] <= 1e-9)
+				continue;
+			double x = f * X[0] / X[2] + cx, y = f * X[1] / X[2] + cy, u = 0, v = 0;
+			if (!gv_h_apply(Hi, x, y, &u, &v))
+				continue;
+			double du = u - i, dv = v - j;
+			/* never more than half a cell: beyond, the model is not to be trusted */
+			double m = sqrt(du * du + dv * dv);
+			if (m > 0.5) {
+				du *= 0.5 / m;
+				dv *= 0.5 / m;
+			}
+			eu[j * size + i] = (float)du;
+			ev[j * size + i] = (float)dv;
+		}
+}
+
 int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_point_features *feat)
 {
 	int rc = check_args(rgb, H, size);
@@ -314,6 +403,13 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 		}
 	}
 	board_model m = {size - 1, cl, cy};
+	float *eu = malloc((size_t)size * size * 2 * sizeof *eu);
+	if (!eu) {
+		free(buf);
+		return GV_ENOMEM;
+	}
+	float *ev = eu + size * size;
+	parallax(H, rgb->width, rgb->height, size, STONE_MIDDLE, eu, ev);
 
 	for (int j = 0; j < size; j++)
 		for (int i = 0; i < size; i++) {
@@ -334,7 +430,11 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 			f->dark = sb[1];
 			f->yellow = 0.5f * (syl[1] + syl[2]);
 			f->board = (float)bl;
-			/* 2b. the best stone placement within a third of a cell */
+			/* 2b. the best stone placement within a third of a cell of
+			 * where the camera's angle puts a stone's middle */
+			double pu = eu[j * size + i], pv = ev[j * size + i];
+			f->pu = (float)pu;
+			f->pv = (float)pv;
 			f->black = -1e9f;
 			f->white = -1e9f;
 			for (int ob = -2; ob <= 2; ob++)
@@ -344,8 +444,8 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 					if ((i == 0 && oa < 0) || (i == size - 1 && oa > 0) || (j == 0 && ob < 0) ||
 					    (j == size - 1 && ob > 0))
 						continue;
-					double du = 0.15 * oa, dv = 0.15 * ob;
-					float pen = (float)(0.5 * (du * du + dv * dv));
+					double du = 0.15 * oa + pu, dv = 0.15 * ob + pv;
+					float pen = (float)(0.5 * ((du - pu) * (du - pu) + (dv - pv) * (dv - pv)));
 					quadrants(&s, &m, i + du, j + dv, qb, qyl);
 					float d[4], wh[4];
 					for (int q = 0; q < 4; q++) {
@@ -399,6 +499,7 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 			}
 			f->line = na ? median(arm, na) : 0;
 		}
+	free(eu);
 	free(buf);
 	return 0;
 }
@@ -449,7 +550,7 @@ int gv_classify(const gv_image *rgb, const double H[9], int size, unsigned char 
 	}
 	/* a dark patch with the wood's hue is a shadow, unless it is as dark as
 	 * this photo's stones */
-	float tb0 = 0.45f, tbs = adapt(eb, n, tb0, 0.9f, 0.6f, tmp);
+	float tb0 = 0.6f, tbs = adapt(eb, n, tb0, 0.9f, 0.6f, tmp);
 	float tw = adapt(ew, n, 1.8f, 3.0f, 0.4f, tmp);
 	/* candidates, strongest first; a stone claimed by a point is not claimed
 	 * again by a neighbour whose best placement lands on the same spot */
@@ -496,7 +597,7 @@ int gv_classify(const gv_image *rgb, const double H[9], int size, unsigned char 
 			cells[k] = (unsigned char)(black ? C_BLACK : C_WHITE);
 			continue;
 		}
-		double ou = cu - i, ov = cv - j;
+		double ou = cu - i - f[k].pu, ov = cv - j - f[k].pv;
 			if (abs(qi - i) <= 1 && abs(qj - j) <= 1 && ou * ou + ov * ov >= 0.2 * 0.2 &&
 			    ou * (qi - i) + ov * (qj - j) > 0 && (cu - qu) * (cu - qu) + (cv - qv) * (cv - qv) < CLASH * CLASH)
 				clash = 1;
