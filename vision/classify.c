@@ -31,21 +31,22 @@ enum { C_EMPTY = 0, C_BLACK = 1, C_WHITE = 2 };
 
 /* Line contrast (over the board's brightness) above which a point cannot
  * hold a white (black) stone. */
-#define LINE_WHITE 0.3f
+#define LINE_WHITE 0.8f
 #define LINE_BLACK 0.6f
 /* Whiteness lost per unit of line contrast. */
-#define LINE_PENALTY 8.0f
+#define LINE_PENALTY 6.0f
 /* Log brightness ratio under which a point's own centre is dark enough to
  * be black whatever else it looks like. */
 #define DARK_CENTRE (-0.3f)
 /* Two placements closer than this (cells) are one stone: the point that
  * reached it by moving off-centre towards its neighbour's stone yields. */
 #define CLASH 0.75
+/* ... and only when its evidence is clearly weaker than the neighbour's
+ * (two touching stones look alike; a stone and its shadow do not). */
+#define CLASH_WEAKER 0.75f
 /* Height of a stone's middle over the board, in cells (a stone is about
  * 0.4 cell thick). */
-#ifndef STONE_MIDDLE
 #define STONE_MIDDLE 0.2
-#endif
 
 typedef struct sampler {
 	const gv_image *im;
@@ -599,7 +600,8 @@ int gv_classify(const gv_image *rgb, const double H[9], int size, unsigned char 
 		}
 		double ou = cu - i - f[k].pu, ov = cv - j - f[k].pv;
 			if (abs(qi - i) <= 1 && abs(qj - j) <= 1 && ou * ou + ov * ov >= 0.2 * 0.2 &&
-			    ou * (qi - i) + ov * (qj - j) > 0 && (cu - qu) * (cu - qu) + (cv - qv) * (cv - qv) < CLASH * CLASH)
+			    ou * (qi - i) + ov * (qj - j) > 0 && (cu - qu) * (cu - qu) + (cv - qv) * (cv - qv) < CLASH * CLASH &&
+			    score[k] < CLASH_WEAKER * score[q])
 				clash = 1;
 		}
 		if (!clash)
