@@ -2,22 +2,33 @@
  * goref vision: the stone classifier. See classify.h.
  *
  * Everything is measured in board coordinates and mapped through H, so the
- * perspective (nearer stones look bigger) is taken care of by the mapping.
+ * perspective (nearer stones look bigger) is taken care of by the mapping;
+ * pixels are read with bilinear interpolation. No OpenCV.
  *
- * 1. The board: the centre of every square (a point half a cell from each
- *    line) is never covered by a stone standing on its point (a stone's
- *    radius is about half a cell, the centre is 0.7 cell away). A robust
- *    quadratic fit over those centres gives the board's brightness and
- *    yellowness everywhere (light gradients); squares that agree with the
- *    fit give the local value.
- * 2. Each point: four small patches, one in each quadrant around the point
- *    (off the grid lines and the star point), and the contrast of the grid
- *    line arms leaving the point (visible on an empty point, hidden by a
- *    stone).
- * 3. The decision, from ratios to the local board only: a black stone is
- *    much darker than the board in most quadrants; a white stone hides the
- *    lines and is brighter and/or greyer than the wood; an empty point shows
- *    its lines and the board's colour.
+ * 1. The board: the centre of every square (half a cell from each line) is
+ *    seldom covered by a stone standing on its point (a stone's radius is
+ *    about half a cell, the centre 0.7 cell away). A robust quadratic fit
+ *    (Tukey's biweight) over those centres gives the board's brightness and
+ *    yellowness everywhere (light gradients, coloured light); squares that
+ *    agree with the fit give the local value.
+ * 2. Each point: four small patches, one in each quadrant around a candidate
+ *    stone centre (off the grid lines and the star point), brightness as a
+ *    log ratio to the local board and yellowness as a difference to it. The
+ *    candidate centres: a small grid around where a stone's middle appears
+ *    (a stone's body stands above the board: seen at an angle it looks
+ *    displaced away from the camera, which is recovered from H), never off
+ *    the grid's outer lines. Black evidence: the third darkest quadrant's
+ *    darkness (a highlight may spoil one quadrant); white evidence: the
+ *    second least white quadrant's whiteness (brighter and greyer than the
+ *    wood: stones are unsaturated, wood is yellow). And the contrast of the
+ *    grid line arms leaving the point: seen on an empty point, hidden by a
+ *    stone.
+ * 3. The decision: per-photo thresholds (at least a base that holds across
+ *    cameras; for patches with the wood's hue, i.e. shadows, a share of this
+ *    photo's clear stones' darkness), line contrast lowering whiteness, a
+ *    point dark at its own centre taken as black first, and one stone
+ *    claimed once: a point that reached a neighbour's stone by looking off
+ *    its centre, with clearly weaker evidence, yields.
  */
 #include "classify.h"
 
@@ -293,8 +304,6 @@ static void parallax(const double H[9], int w, int h, int size, double height, f
 	double h1x = a[0], h1y = a[3], h1z = a[6], h2x = a[1], h2y = a[4], h2z = a[7];
 	double f2 = 0, wsum = 0;
 	double d1 = h1z * h2z, d2 = h1z * h1z - h2z * h2z;
-	double scale = (h1x * h1x + h1y * h1y + h2x * h2x + h2y * h2y) / (w * w + h * h + 1.0);
-	(void)scale;
 	if (fabs(d1) > 1e-18) {
 		double f = -(h1x * h2x + h1y * h2y) / d1;
 		if (f > 0) {
