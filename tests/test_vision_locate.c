@@ -148,6 +148,9 @@ static void place_stones(scene *sc)
 	sc->stones[(m - 2) * N + (m - 3)] = 2;
 }
 
+/* Light: every pixel multiplied by this (dim light scales contrasts down). */
+static double g_light = 1.0;
+
 /* Locates the grid in a drawn photo and compares the corners. When ordered
  * is true the truth's corner order is the order as seen (a small rotation). */
 static void check(int N, const double quad[8], bool ordered, const char *dump)
@@ -156,6 +159,9 @@ static void check(int N, const double quad[8], bool ordered, const char *dump)
 	place_stones(&sc);
 	gv_image img;
 	draw(&img, &sc, 800, 600, quad);
+	if (g_light != 1.0)
+		for (size_t k = 0; k < (size_t)img.height * img.stride; k++)
+			img.data[k] = (unsigned char)lround(img.data[k] * g_light);
 	if (dump && getenv("GOREF_TEST_DUMP")) {
 		char path[256];
 		snprintf(path, sizeof path, "%s/%s", getenv("GOREF_TEST_DUMP"), dump);
@@ -239,6 +245,18 @@ static void test_at_an_angle_and_rotated(void **st)
 	check(13, q, true, "angle13.png");
 	view(25, 30, q);
 	check(9, q, true, "angle9.png");
+}
+
+static void test_dim_light(void **st)
+{
+	(void)st;
+	double q[8];
+	g_light = 0.15;
+	view(10, 30, q);
+	check(19, q, true, "dim19.png");
+	view(-15, 20, q);
+	check(9, q, true, "dim9.png");
+	g_light = 1.0;
 }
 
 static void test_turned_beyond_45_degrees(void **st)
@@ -353,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_from_above),
 		cmocka_unit_test(test_at_an_angle_and_rotated),
 		cmocka_unit_test(test_turned_beyond_45_degrees),
+		cmocka_unit_test(test_dim_light),
 		cmocka_unit_test(test_sweep_of_turns_and_tilts),
 		cmocka_unit_test(test_lens_distortion_undone),
 		cmocka_unit_test(test_no_board),

@@ -730,7 +730,19 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 	rc = gv_image_alloc(&bin, small.width, small.height, 1);
 	if (rc)
 		goto fail;
-	rc = ridge(&small, &bin, 12);
+	/* dim light scales every contrast down: the line threshold follows the
+	 * brightness of the brightest tenth of the picture (the board, as a rule) */
+	long hist_g[256] = {0};
+	for (int y = 0; y < small.height; y++)
+		for (int x = 0; x < small.width; x++)
+			hist_g[*gv_px(&small, x, y)]++;
+	long need = (long)small.width * small.height / 10, acc = 0;
+	int p90 = 255;
+	while (p90 > 0 && acc + hist_g[p90] < need)
+		acc += hist_g[p90--];
+	int thresh = (int)lround(12.0 * p90 / 170);
+	thresh = thresh < 4 ? 4 : thresh > 12 ? 12 : thresh;
+	rc = ridge(&small, &bin, thresh);
 	if (rc)
 		goto fail;
 	if (getenv("GOREF_LOCATE_DUMP"))
