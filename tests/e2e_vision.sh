@@ -51,6 +51,11 @@ corners=$(grep -o '"corners":\[\[[^]]*\],\[[^]]*\],\[[^]]*\],\[[^]]*\]\]' "$tmp/
 clicks="407 45 939 55 991 643 329 621"
 worst=$(echo "$corners $clicks" | awk '{w = 0; for (k = 1; k <= 8; k += 2) { dx = $k - $(k + 8); dy = $(k + 1) - $(k + 9); d = sqrt(dx * dx + dy * dy); if (d > w) w = d } print w}')
 if awk -v w="$worst" 'BEGIN { exit !(w <= 10) }'; then ok; else bad "corners $corners are $worst px from the clicks $clicks"; fi
+# a calibration without distortion changes nothing; a bad one is a usage error
+cp "$tmp/out" "$tmp/plain.json"
+run "detect camera" 0 "$goref" detect --json --camera 1000,1000,640,360,0,0,0,0 "$seq0"
+if cmp -s "$tmp/out" "$tmp/plain.json"; then ok; else bad "detect --camera with no distortion changed the answer"; fi
+run "detect bad camera" 64 "$goref" detect --camera 1,2,3 "$seq0"
 run "detect text" 0 "$goref" detect "$seq0"
 if [ "$(wc -l <"$tmp/out")" -eq 19 ] && ! grep -qv '^[.XO]\{19\}$' "$tmp/out"; then ok; else bad "detect text: not 19 lines of 19 .XO"; fi
 
