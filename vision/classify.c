@@ -44,6 +44,9 @@ enum { C_EMPTY = 0, C_BLACK = 1, C_WHITE = 2 };
  * hold a white (black) stone. */
 #define LINE_WHITE 0.8f
 #define LINE_BLACK 0.6f
+/* Whiteness lost per unit of the least white of the squares around the
+ * point: glare or a hand whitens the squares too, a stone never all of them. */
+#define AROUND 1.0f
 /* Whiteness lost per unit of line contrast. */
 #define LINE_PENALTY 6.0f
 /* Log brightness ratio under which a point's own centre is dark enough to
@@ -405,6 +408,19 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 	memcpy(rl, res, (size_t)nc * sizeof *rl);
 	robust_quad(cu, cv, cy, nc, qy, &sy, w, res);
 	memcpy(ry, res, (size_t)nc * sizeof *ry);
+	/* each square's whiteness against the fit: no stone covers a square's
+	 * centre (much), so white there is glare or something over the board */
+	float *sqw = calloc((size_t)nc, sizeof *sqw);
+	if (!sqw) {
+		free(buf);
+		return GV_ENOMEM;
+	}
+	for (int k = 0; k < nc; k++) {
+		double fl = quad_at(ql, cu[k], cv[k]), fy = quad_at(qy, cu[k], cv[k]);
+		if (fl < 1)
+			fl = 1;
+		sqw[k] = whiteness((float)log((cl[k] + 1) / (fl + 1)), (float)(cy[k] - fy));
+	}
 	/* local values: a square's own where it agrees with the fit */
 	for (int k = 0; k < nc; k++) {
 		if (rl[k] > 2.5 * sl || ry[k] > 2.5 * sy) {
@@ -415,6 +431,7 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 	board_model m = {size - 1, cl, cy};
 	float *eu = malloc((size_t)size * size * 2 * sizeof *eu);
 	if (!eu) {
+		free(sqw);
 		free(buf);
 		return GV_ENOMEM;
 	}
@@ -440,6 +457,18 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 			f->dark = sb[1];
 			f->yellow = 0.5f * (syl[1] + syl[2]);
 			f->board = (float)bl;
+			int nsq = 0;
+			float wmin = 1e9f;
+			for (int dj = -1; dj <= 0; dj++)
+				for (int di = -1; di <= 0; di++) {
+					int a = i + di, b = j + dj;
+					if (a < 0 || b < 0 || a >= size - 1 || b >= size - 1)
+						continue;
+					nsq++;
+					if (sqw[b * (size - 1) + a] < wmin)
+						wmin = sqw[b * (size - 1) + a];
+				}
+			f->around = nsq ? wmin : 0;
 			/* 2b. the best stone placement within a third of a cell of
 			 * where the camera's angle puts a stone's middle */
 			double pu = eu[j * size + i], pv = ev[j * size + i];
@@ -510,6 +539,7 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 			f->line = na ? median(arm, na) : 0;
 		}
 	free(eu);
+	free(sqw);
 	free(buf);
 	return 0;
 }
@@ -568,6 +598,9 @@ int gv_classify(const gv_image *rgb, const double H[9], int size, unsigned char 
 	for (int k = 0; k < n; k++) {
 		/* a white stone hides the grid lines (all but a sliver when it
 		 * stands off its point); an empty point shows them */
+		/* as white as the squares around it: glare or a hand, not a stone */
+		if (f[k].around > 0)
+			ew[k] -= AROUND * f[k].around;
 		if (f[k].line > LINE_WHITE)
 			ew[k] = 0;
 		else if (f[k].line > 0)

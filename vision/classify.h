@@ -33,6 +33,7 @@ typedef struct gv_point_features {
 	float white;  /* white evidence: the second least white quadrant's whiteness */
 	float black0, white0; /* the same with the stone right on the point */
 	float pu, pv; /* where a stone's middle is expected from the camera's angle (offset in cells) */
+	float around; /* least whiteness of the centres of the squares touching the point (glare, a hand) */
 	float bu, bv; /* offset (in cells) of the best black placement */
 	float wu, wv; /* offset of the best white placement */
 } gv_point_features;
