@@ -131,6 +131,9 @@ static void draw(gv_image *img, scene *sc, int w, int h, const double quad[8])
 	draw_lens(img, sc, w, h, quad, NULL);
 }
 
+/* Share of the points that get a stone besides the fixed ones (0: none). */
+static double g_crowd = 0;
+
 static void place_stones(scene *sc)
 {
 	int N = sc->size, m = N - 1;
@@ -146,10 +149,18 @@ static void place_stones(scene *sc)
 	sc->stones[3 * N + 3] = 2;
 	sc->stones[(N / 2) * N + N / 2] = 1;
 	sc->stones[(m - 2) * N + (m - 3)] = 2;
+	/* a crowded late game: a fixed pseudo-random share of the points */
+	unsigned x = 12345;
+	for (int k = 0; k < N * N && g_crowd > 0; k++) {
+		x = x * 1103515245u + 12345u;
+		if ((x >> 16) % 1000 < g_crowd * 1000)
+			sc->stones[k] = (unsigned char)(1 + (x >> 8) % 2);
+	}
 }
 
 /* Light: every pixel multiplied by this (dim light scales contrasts down). */
 static double g_light = 1.0;
+
 
 /* Locates the grid in a drawn photo and compares the corners. When ordered
  * is true the truth's corner order is the order as seen (a small rotation). */
@@ -257,6 +268,18 @@ static void test_dim_light(void **st)
 	view(-15, 20, q);
 	check(9, q, true, "dim9.png");
 	g_light = 1.0;
+}
+
+static void test_crowded_board(void **st)
+{
+	(void)st;
+	double q[8];
+	g_crowd = 0.7;
+	view(5, 30, q);
+	check(19, q, true, "crowded19.png");
+	view(-8, 0, q);
+	check(13, q, true, "crowded13.png");
+	g_crowd = 0;
 }
 
 static void test_turned_beyond_45_degrees(void **st)
@@ -372,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_at_an_angle_and_rotated),
 		cmocka_unit_test(test_turned_beyond_45_degrees),
 		cmocka_unit_test(test_dim_light),
+		cmocka_unit_test(test_crowded_board),
 		cmocka_unit_test(test_sweep_of_turns_and_tilts),
 		cmocka_unit_test(test_lens_distortion_undone),
 		cmocka_unit_test(test_no_board),
