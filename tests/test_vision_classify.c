@@ -50,6 +50,7 @@ typedef struct scene {
 	double wood[3];     /* board colour */
 	unsigned seed;
 	double glare[3];    /* a lamp's reflection on the varnish: centre u, v and radius (cells); 0 radius: none */
+	double shadow[3];   /* cast shadows: offset u, v (cells) and how much light they leave */
 } scene;
 
 static unsigned lcg(unsigned *s)
@@ -129,10 +130,10 @@ static void scene_colour(const scene *sc, double u, double v, double out[3])
 	/* cast shadows: down and to the right of each stone */
 	for (int k = 0; k < sc->nstones; k++) {
 		const stone *s = &sc->stones[k];
-		double cu = s->i + s->du + 0.1, cv = s->j + s->dv + 0.12;
+		double cu = s->i + s->du + sc->shadow[0], cv = s->j + s->dv + sc->shadow[1];
 		if (hypot(u - cu, v - cv) < r) {
 			for (int c = 0; c < 3; c++)
-				out[c] *= 0.62;
+				out[c] *= sc->shadow[2];
 			break;
 		}
 	}
@@ -219,7 +220,7 @@ static void test_drawn_board_in_perspective(void **s)
 	    {0, 18, 0, 0, 2}, {9, 0, 0.05, 0, 2}, {11, 10, 0.05, 0.05, 2}, {5, 3, 0, 0.12, 2},
 	    {12, 6, -0.15, -0.12, 2}, {18, 18, 0, 0, 2}, {8, 12, 0.08, -0.05, 2},
 	};
-	scene sc = {19, st, (int)(sizeof st / sizeof st[0]), {1, 1, 1}, 0.25, {0}, 7, {0, 0, 0}};
+	scene sc = {19, st, (int)(sizeof st / sizeof st[0]), {1, 1, 1}, 0.25, {0}, 7, {0, 0, 0}, {0.1, 0.12, 0.62}};
 	memcpy(sc.wood, wood, sizeof wood);
 	/* a 19x19 board seen at an angle: the near (lower) edge wider */
 	double corners[8] = {190, 70, 560, 82, 650, 470, 95, 455};
@@ -232,7 +233,7 @@ static void test_drawn_empty_board_in_coloured_light_and_glare(void **s)
 	/* no stone at all: nothing may be read as white (a known weakness of
 	 * other projects), not even under a lamp's glare, nor a star point as
 	 * black */
-	scene sc = {19, NULL, 0, {0.8, 0.95, 1.2}, 0.45, {0}, 11, {12.5, 6.3, 1.6}};
+	scene sc = {19, NULL, 0, {0.8, 0.95, 1.2}, 0.45, {0}, 11, {12.5, 6.3, 1.6}, {0, 0, 1}};
 	memcpy(sc.wood, wood, sizeof wood);
 	double corners[8] = {120, 60, 520, 60, 560, 430, 80, 430};
 	check_scene(&sc, corners, 640, 480);
@@ -250,10 +251,26 @@ static void test_drawn_crowded_corner_and_small_board(void **s)
 			                  (i + 2 * j) % 3 == 0 ? 2 : 1};
 	st[n++] = (stone){8, 8, 0, 0, 2};
 	st[n++] = (stone){6, 7, 0.1, 0.1, 1};
-	scene sc = {9, st, n, {1.1, 1, 0.85}, 0.2, {0}, 5, {0, 0, 0}};
+	scene sc = {9, st, n, {1.1, 1, 0.85}, 0.2, {0}, 5, {0, 0, 0}, {0.1, 0.12, 0.62}};
 	memcpy(sc.wood, wood, sizeof wood);
 	double corners[8] = {100, 80, 420, 70, 470, 400, 60, 390};
 	check_scene(&sc, corners, 540, 460);
+}
+
+static void test_drawn_long_shadows_in_low_light(void **s)
+{
+	(void)s;
+	/* a low lamp on the left: each stone casts a deep shadow that reaches
+	 * half way to the next point on its right; the shadows stay empty */
+	static const stone st[] = {
+	    {3, 3, 0, 0, 1}, {4, 5, 0, 0, 1}, {10, 4, 0.1, 0, 1}, {15, 15, 0, 0, 1}, {6, 12, 0, 0, 1},
+	    {7, 12, 0, 0, 1}, {3, 15, 0, 0, 2}, {12, 9, 0, 0, 2}, {16, 3, 0, 0, 2}, {9, 16, 0, 0, 2},
+	    {11, 12, 0, 0, 1}, {2, 8, 0, 0, 2}, {14, 7, 0, 0, 1},
+	};
+	scene sc = {19, st, (int)(sizeof st / sizeof st[0]), {0.55, 0.6, 0.75}, 0.3, {0}, 3, {0, 0, 0}, {0.5, 0.1, 0.35}};
+	memcpy(sc.wood, wood, sizeof wood);
+	double corners[8] = {150, 60, 540, 70, 600, 440, 90, 430};
+	check_scene(&sc, corners, 680, 500);
 }
 
 static void test_bad_arguments(void **s)
@@ -380,6 +397,7 @@ int main(void)
 	    cmocka_unit_test(test_drawn_board_in_perspective),
 	    cmocka_unit_test(test_drawn_empty_board_in_coloured_light_and_glare),
 	    cmocka_unit_test(test_drawn_crowded_corner_and_small_board),
+	    cmocka_unit_test(test_drawn_long_shadows_in_low_light),
 	    cmocka_unit_test(test_bad_arguments),
 	    cmocka_unit_test(test_real_photos_with_hand_corners),
 	};

@@ -58,6 +58,10 @@ enum { C_EMPTY = 0, C_BLACK = 1, C_WHITE = 2 };
 /* ... and only when its evidence is clearly weaker than the neighbour's
  * (two touching stones look alike; a stone and its shadow do not). */
 #define CLASH_WEAKER 0.75f
+/* A dark patch at least this yellow relative to the board (the wood's hue,
+ * within noise) may be a shadow: it must be as dark as this photo's clear
+ * stones (a share of them) to be a stone. */
+#define SHADOW_HUE (-0.05f)
 /* Height of a stone's middle over the board, in cells (a stone is about
  * 0.4 cell thick). */
 #define STONE_MIDDLE 0.2
@@ -607,7 +611,7 @@ int gv_classify(const gv_image *rgb, const double H[9], int size, unsigned char 
 			ew[k] -= LINE_PENALTY * f[k].line;
 		if (f[k].line > LINE_BLACK)
 			eb[k] = 0;
-		float tb = f[k].yellow >= 0 ? tbs : tb0;
+		float tb = f[k].yellow >= SHADOW_HUE ? tbs : tb0;
 		tbk[k] = tb;
 		float rb = eb[k] / tb, rw = ew[k] / tw;
 		cells[k] = C_EMPTY;
