@@ -1,4 +1,7 @@
-/* goref detect and goref eval: the board and its stones in photos. */
+/* goref detect and goref eval: the board and its stones in photos.
+ * Built only with vision/ (GOREF_HAVE_VISION); without it the file is empty
+ * and goref.c does not dispatch the two commands. */
+#ifdef GOREF_HAVE_VISION
 #include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
@@ -491,3 +494,7 @@ done:
 	free(photos.v);
 	return rc;
 }
+
+#else
+typedef int goref_cmd_vision_unused; /* an empty file is not ISO C */
+#endif
