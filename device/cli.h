@@ -51,5 +51,7 @@ int cmd_check(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_referee(int argc, char **argv);
 int cmd_makelog(int argc, char **argv);
+int cmd_detect(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
 
 #endif

@@ -16,6 +16,8 @@ static const char usage[] =
 	"          operator said): events as JSON lines, the game as SGF\n"
 	"  makelog turn an SGF game into a clean observation log\n"
 	"  bench   measure the speed of the rules core\n"
+	"  detect  find the board and the stones in a photo: the diagram as seen\n"
+	"  eval    run detect on photos with their true positions and measure it\n"
 	"\n"
 	"Run 'goref COMMAND --help' for the options of a command.\n"
 	"Exit status: 0 success, 1 something was found (an illegal move, no board),\n"
@@ -46,6 +48,12 @@ int main(int argc, char **argv)
 		return cmd_makelog(argc - 1, argv + 1);
 	if (!strcmp(cmd, "bench"))
 		return cmd_bench(argc - 1, argv + 1);
+#ifdef GOREF_HAVE_VISION
+	if (!strcmp(cmd, "detect"))
+		return cmd_detect(argc - 1, argv + 1);
+	if (!strcmp(cmd, "eval"))
+		return cmd_eval(argc - 1, argv + 1);
+#endif
 	fprintf(stderr, "goref: unknown command '%s'\n\n%s", cmd, usage);
 	return EXIT_USAGE;
 }
