@@ -47,6 +47,14 @@ enum { C_EMPTY = 0, C_BLACK = 1, C_WHITE = 2 };
 /* Whiteness lost per unit of the least white of the squares around the
  * point: glare or a hand whitens the squares too, a stone never all of them. */
 #define AROUND 1.0f
+/* Darkness (minus the log ratio to the board, less the line penalty) a
+ * black stone has at least, and the penalty per unit of line contrast. */
+#define BLACK_BASE 0.35f
+#define BLACK_LINE_PENALTY 0.5f
+/* Line contrast under which the lines count as hidden, and the whiteness
+ * that earns at most. */
+#define LINE_HIDDEN 0.1f
+#define HIDDEN_BONUS 1.0f
 /* Whiteness lost per unit of line contrast. */
 #define LINE_PENALTY 6.0f
 /* Log brightness ratio under which a point's own centre is dark enough to
@@ -589,12 +597,13 @@ int gv_classify(const gv_image *rgb, const double H[9], int size, unsigned char 
 	int *black_ = order + n;
 	float *tbk = tmp + 4 * n;
 	for (int k = 0; k < n; k++) {
-		eb[k] = f[k].black;
+		/* a black stone hides the lines too: what shows of them counts against it */
+		eb[k] = f[k].black - BLACK_LINE_PENALTY * (f[k].line > 0 ? f[k].line : 0);
 		ew[k] = f[k].white;
 	}
 	/* a dark patch with the wood's hue is a shadow, unless it is as dark as
 	 * this photo's stones */
-	float tb0 = 0.6f, tbs = adapt(eb, n, tb0, 0.9f, 0.6f, tmp);
+	float tb0 = BLACK_BASE, tbs = adapt(eb, n, tb0, 0.9f, 0.6f, tmp);
 	float tw = adapt(ew, n, 1.8f, 3.0f, 0.4f, tmp);
 	/* candidates, strongest first; a stone claimed by a point is not claimed
 	 * again by a neighbour whose best placement lands on the same spot */
@@ -609,6 +618,10 @@ int gv_classify(const gv_image *rgb, const double H[9], int size, unsigned char 
 			ew[k] = 0;
 		else if (f[k].line > 0)
 			ew[k] -= LINE_PENALTY * f[k].line;
+		/* lines hidden: something stands there (a white stone on a pale
+		 * board, in washed-out light, is hardly whiter than the wood) */
+		if (f[k].line < LINE_HIDDEN && f[k].bright > -0.1f)
+			ew[k] += HIDDEN_BONUS * (LINE_HIDDEN - (f[k].line > 0 ? f[k].line : 0)) / LINE_HIDDEN;
 		if (f[k].line > LINE_BLACK)
 			eb[k] = 0;
 		float tb = f[k].yellow >= SHADOW_HUE ? tbs : tb0;
