@@ -431,8 +431,8 @@ static void test_real_photos_with_hand_corners(void **s)
 }
 
 /* The same photos in other light: no setting may depend on the light they
- * happened to be taken in. Reached when written: dim 99.95%/63, bluish
- * 99.93%/60, washed out 99.94%/62, overexposed 99.93%/60 boards of 69;
+ * happened to be taken in. Reached when written: dim 99.94%/62, bluish
+ * 99.93%/60, washed out 99.95%/63, overexposed 99.93%/60 boards of 69;
  * floors a little under: 99.85% and 58 boards. */
 static void test_real_photos_in_other_light(void **s)
 {

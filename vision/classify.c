@@ -261,7 +261,7 @@ static void quadrants(const sampler *s, const board_model *m, double cu, double 
 	board_at(m, cu, cv, &bl, &by);
 	if (bl < 1)
 		bl = 1;
-	static const double off[3] = {0.12, 0.2, 0.28};
+	static const double off[3] = {0.1, 0.16, 0.22};
 	for (int q = 0; q < 4; q++) {
 		double sx = q & 1 ? 1 : -1, sy = q & 2 ? 1 : -1;
 		float acc[3] = {0, 0, 0};
