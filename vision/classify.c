@@ -532,18 +532,18 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 				double con = 0;
 				for (int t = 0; t < 3; t++) {
 					double au = i + du * ts[t], av = j + dv * ts[t];
-					double pu = dv != 0 ? 1 : 0, pv = du != 0 ? 1 : 0;
+					double nu = dv != 0 ? 1 : 0, nv = du != 0 ? 1 : 0; /* across the arm */
 					float on = 1e9f;
 					for (int o = -3; o <= 3; o++) {
 						float c[3];
-						bd_rgb(&s, au + pu * 0.025 * o, av + pv * 0.025 * o, c);
+						bd_rgb(&s, au + nu * 0.025 * o, av + nv * 0.025 * o, c);
 						float l = lum(c);
 						if (l < on)
 							on = l;
 					}
 					float c1[3], c2[3];
-					bd_rgb(&s, au + pu * 0.2, av + pv * 0.2, c1);
-					bd_rgb(&s, au - pu * 0.2, av - pv * 0.2, c2);
+					bd_rgb(&s, au + nu * 0.2, av + nv * 0.2, c1);
+					bd_rgb(&s, au - nu * 0.2, av - nv * 0.2, c2);
 					con += 0.5 * (lum(c1) + lum(c2)) - on;
 				}
 				arm[na++] = (float)(con / 3 / bl);
