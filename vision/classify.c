@@ -643,28 +643,31 @@ int gv_classify(const gv_image *rgb, const double H[9], int size, unsigned char 
 	for (int a = 0; a < nc; a++) {
 		int k = order[a], i = k % size, j = k / size;
 		int black = black_[k];
+		unsigned char colour = (unsigned char)(black ? C_BLACK : C_WHITE);
+		/* a point that holds the stone right on it keeps it */
+		if (black ? f[k].black0 > tbk[k] : f[k].white0 > tw) {
+			cells[k] = colour;
+			continue;
+		}
 		double cu = i + (black ? f[k].bu : f[k].wu), cv = j + (black ? f[k].bv : f[k].wv);
+		double ou = cu - i - f[k].pu, ov = cv - j - f[k].pv;
 		int clash = 0;
 		for (int b = 0; b < a && !clash; b++) {
 			int q = order[b];
-			if (cells[q] != (black ? C_BLACK : C_WHITE))
+			if (cells[q] != colour)
 				continue;
 			int qi = q % size, qj = q / size;
-			double qu = qi + (cells[q] == C_BLACK ? f[q].bu : f[q].wu);
-			double qv = qj + (cells[q] == C_BLACK ? f[q].bv : f[q].wv);
-			/* a point that holds the stone right on it keeps it */
-		if (black ? f[k].black0 > tbk[k] : f[k].white0 > tw) {
-			cells[k] = (unsigned char)(black ? C_BLACK : C_WHITE);
-			continue;
-		}
-		double ou = cu - i - f[k].pu, ov = cv - j - f[k].pv;
+			double qu = qi + (black ? f[q].bu : f[q].wu);
+			double qv = qj + (black ? f[q].bv : f[q].wv);
 			if (abs(qi - i) <= 1 && abs(qj - j) <= 1 && ou * ou + ov * ov >= 0.2 * 0.2 &&
 			    ou * (qi - i) + ov * (qj - j) > 0 && (cu - qu) * (cu - qu) + (cv - qv) * (cv - qv) < CLASH * CLASH &&
 			    score[k] < CLASH_WEAKER * score[q])
 				clash = 1;
 		}
-		if (!clash)
-			cells[k] = (unsigned char)(black ? C_BLACK : C_WHITE);
+		if (clash)
+			score[k] = 0.75f; /* read empty, with little confidence */
+		else
+			cells[k] = colour;
 	}
 	if (conf)
 		for (int k = 0; k < n; k++) {
