@@ -69,7 +69,7 @@ static void normaliser(const double *p, int n, double T[9])
 	memcpy(T, t, sizeof t);
 }
 
-static void mul3(const double A[9], const double B[9], double C[9])
+void gv_h_mul(const double A[9], const double B[9], double C[9])
 {
 	double R[9];
 	for (int r = 0; r < 3; r++)
@@ -126,8 +126,8 @@ bool gv_h_fit(const double *src, const double *dst, int n, double H[9])
 	if (!gv_h_invert(Td, Tdi))
 		return false;
 	double T1[9];
-	mul3(Tdi, Hn, T1);
-	mul3(T1, Ts, H);
+	gv_h_mul(Tdi, Hn, T1);
+	gv_h_mul(T1, Ts, H);
 	if (fabs(H[8]) < 1e-15)
 		return false;
 	double s = H[8];

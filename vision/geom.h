@@ -28,6 +28,9 @@ bool gv_h_from_4(const double src[8], const double dst[8], double H[9]);
  * degenerate. */
 bool gv_h_fit(const double *src, const double *dst, int n, double H[9]);
 
+/* C = A B for 3x3 matrices (C may be A or B). */
+void gv_h_mul(const double A[9], const double B[9], double C[9]);
+
 /* The inverse of H; false when H is singular. */
 bool gv_h_invert(const double H[9], double Hinv[9]);
 

@@ -265,19 +265,8 @@ static bool rectifier(const double v0[3], const double v1[3], double R[9])
 	double A[4] = {d1y / det, -d1x / det, -d0y / det, d0x / det};
 	double Ha[9] = {1, 0, 0, 0, 1, 0, h[0], h[1], 1};
 	double Am[9] = {A[0], A[1], 0, A[2], A[3], 0, 0, 0, 1};
-	for (int r = 0; r < 3; r++)
-		for (int c = 0; c < 3; c++)
-			R[r * 3 + c] = Am[r * 3] * Ha[c] + Am[r * 3 + 1] * Ha[3 + c] + Am[r * 3 + 2] * Ha[6 + c];
+	gv_h_mul(Am, Ha, R);
 	return true;
-}
-
-static void mul3(const double A[9], const double B[9], double C[9])
-{
-	double R[9];
-	for (int r = 0; r < 3; r++)
-		for (int c = 0; c < 3; c++)
-			R[r * 3 + c] = A[r * 3] * B[c] + A[r * 3 + 1] * B[3 + c] + A[r * 3 + 2] * B[6 + c];
-	memcpy(C, R, sizeof R);
 }
 
 /* Profile value at a fractional bin, linear interpolation, 0 outside. */
@@ -523,7 +512,7 @@ static bool shift_check(const seg *s, int n, int N, double H[9])
 	if (!shift[0] && !shift[1])
 		return false;
 	double T[9] = {1, 0, shift[0], 0, 1, shift[1], 0, 0, 1};
-	mul3(H, T, H);
+	gv_h_mul(H, T, H);
 	return true;
 }
 
@@ -543,7 +532,7 @@ static void orient(double H[9], int N)
 	double bestv = 1e300;
 	for (int t = 0; t < 8; t++) {
 		double Ht[9];
-		mul3(H, T[t], Ht);
+		gv_h_mul(H, T[t], Ht);
 		double x, y, top, left, right, sc;
 		gv_h_apply(Ht, m / 2, 0, &x, &top);
 		double other = 1e300;
@@ -564,7 +553,7 @@ static void orient(double H[9], int N)
 			best = t;
 		}
 	}
-	mul3(H, T[best], H);
+	gv_h_mul(H, T[best], H);
 }
 
 /* The grid from the segments, given the two peaks of their directions
@@ -602,7 +591,7 @@ static bool try_pair(seg *s, int nseg, const frame *frp, int p0, int p1, int N, 
 	/* image (work px) -> rectified plane */
 	double Nrm[9] = {1 / fr.S, 0, -fr.cx / fr.S, 0, 1 / fr.S, -fr.cy / fr.S, 0, 0, 1};
 	double Rw[9];
-	mul3(R, Nrm, Rw);
+	gv_h_mul(R, Nrm, Rw);
 	/* profiles: family 0 runs along x, so its position is y; family 1's is x */
 	double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
 	for (int k = 0; k < nseg; k++) {
@@ -672,7 +661,7 @@ static bool try_pair(seg *s, int nseg, const frame *frp, int p0, int p1, int N, 
 		*why = "no board found";
 		return false;
 	}
-	mul3(Rwi, G, H);
+	gv_h_mul(Rwi, G, H);
 	double support = 0, resid = 0;
 	for (int it = 0; it < 6; it++) {
 		if (it >= 2 && !shift_check(s, nseg, N, H) && it >= 3)
@@ -863,7 +852,7 @@ found:
 	orient(H, N);
 	/* working pixels -> photo pixels (pixel centres at whole numbers) */
 	double Sc[9] = {1 / scale, 0, 0.5 / scale - 0.5, 0, 1 / scale, 0.5 / scale - 0.5, 0, 0, 1};
-	mul3(Sc, H, H);
+	gv_h_mul(Sc, H, H);
 	for (int k = 0; k < 9; k++)
 		H[k] /= H[8];
 	out->size = N;
