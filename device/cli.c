@@ -182,4 +182,25 @@ bool cli_parse_int(const char *opt, const char *s, int lo, int hi, int *out)
 	return true;
 }
 
+bool cli_positional(const char *cmd, const char *usage, const char *what, const char *arg, const char **slot)
+{
+	if (arg[0] == '-' && arg[1]) {
+		fprintf(stderr, "goref %s: unknown option '%s'\n\n%s", cmd, arg, usage);
+		return false;
+	}
+	if (*slot) {
+		fprintf(stderr, "goref %s: one %s only\n\n%s", cmd, what, usage);
+		return false;
+	}
+	*slot = arg;
+	return true;
+}
+
+bool cli_require(const char *cmd, const char *usage, const char *what, const char *slot)
+{
+	if (!slot)
+		fprintf(stderr, "goref %s: no %s given\n\n%s", cmd, what, usage);
+	return slot != NULL;
+}
+
 bool cli_is_help(const char *arg) { return !strcmp(arg, "-h") || !strcmp(arg, "--help"); }

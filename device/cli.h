@@ -43,6 +43,15 @@ void cli_json_string(FILE *f, const char *s);
 bool cli_parse_double(const char *opt, const char *s, double lo, double hi, double *out);
 bool cli_parse_int(const char *opt, const char *s, int lo, int hi, int *out);
 
+/* A command's argument that is none of its options: an unknown option
+ * ("-x") is an error, else it is the one positional argument (what: "FILE",
+ * "LOG", ...) and goes into *slot, unless that is taken already. Returns
+ * false after printing the error and the usage. */
+bool cli_positional(const char *cmd, const char *usage, const char *what, const char *arg, const char **slot);
+/* At the end of the arguments: false, after printing the error and the
+ * usage, when the positional argument was not given. */
+bool cli_require(const char *cmd, const char *usage, const char *what, const char *slot);
+
 /* True if arg is -h or --help. */
 bool cli_is_help(const char *arg);
 

@@ -111,20 +111,12 @@ int cmd_makelog(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--lift-delay")) {
 			if (!cli_parse_double("--lift-delay", i + 1 < argc ? argv[++i] : NULL, 0, 86400, &lift_delay))
 				return EXIT_USAGE;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "goref makelog: unknown option '%s'\n\n%s", argv[i], makelog_usage);
+		} else if (!cli_positional("makelog", makelog_usage, "GAME.sgf", argv[i], &path)) {
 			return EXIT_USAGE;
-		} else if (path) {
-			fprintf(stderr, "goref makelog: one GAME.sgf only\n\n%s", makelog_usage);
-			return EXIT_USAGE;
-		} else {
-			path = argv[i];
 		}
 	}
-	if (!path) {
-		fprintf(stderr, "goref makelog: no GAME.sgf given\n\n%s", makelog_usage);
+	if (!cli_require("makelog", makelog_usage, "GAME.sgf", path))
 		return EXIT_USAGE;
-	}
 	gr_record *rec = NULL;
 	if (cli_load_sgf(&rec, path) != 0)
 		return EXIT_INPUT;

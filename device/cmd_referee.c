@@ -154,20 +154,12 @@ int cmd_referee(int argc, char **argv)
 			quiet = true;
 		} else if (!strcmp(argv[i], "--setup")) {
 			setup = true;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "goref referee: unknown option '%s'\n\n%s", argv[i], referee_usage);
+		} else if (!cli_positional("referee", referee_usage, "LOG", argv[i], &path)) {
 			return EXIT_USAGE;
-		} else if (path) {
-			fprintf(stderr, "goref referee: one LOG only\n\n%s", referee_usage);
-			return EXIT_USAGE;
-		} else {
-			path = argv[i];
 		}
 	}
-	if (!path) {
-		fprintf(stderr, "goref referee: no LOG given\n\n%s", referee_usage);
+	if (!cli_require("referee", referee_usage, "LOG", path))
 		return EXIT_USAGE;
-	}
 	bool is_stdin = !strcmp(path, "-");
 	const char *shown = is_stdin ? "stdin" : path;
 	FILE *f = is_stdin ? stdin : fopen(path, "r");

@@ -67,20 +67,12 @@ int cmd_score(int argc, char **argv)
 			json = true;
 		} else if (!strcmp(argv[i], "--estimate-dead")) {
 			estimate = true;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "goref score: unknown option '%s'\n\n%s", argv[i], score_usage);
+		} else if (!cli_positional("score", score_usage, "FILE", argv[i], &path)) {
 			return EXIT_USAGE;
-		} else if (path) {
-			fprintf(stderr, "goref score: one FILE only\n\n%s", score_usage);
-			return EXIT_USAGE;
-		} else {
-			path = argv[i];
 		}
 	}
-	if (!path) {
-		fprintf(stderr, "goref score: no FILE given\n\n%s", score_usage);
+	if (!cli_require("score", score_usage, "FILE", path))
 		return EXIT_USAGE;
-	}
 	cli_position *pos = malloc(sizeof *pos);
 	if (!pos)
 		return EXIT_INPUT;
@@ -197,20 +189,12 @@ int cmd_check(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			rule = (gr_repetition_rule)r;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "goref check: unknown option '%s'\n\n%s", argv[i], check_usage);
+		} else if (!cli_positional("check", check_usage, "GAME.sgf", argv[i], &path)) {
 			return EXIT_USAGE;
-		} else if (path) {
-			fprintf(stderr, "goref check: one GAME.sgf only\n\n%s", check_usage);
-			return EXIT_USAGE;
-		} else {
-			path = argv[i];
 		}
 	}
-	if (!path) {
-		fprintf(stderr, "goref check: no GAME.sgf given\n\n%s", check_usage);
+	if (!cli_require("check", check_usage, "GAME.sgf", path))
 		return EXIT_USAGE;
-	}
 	gr_record *rec = NULL;
 	if (cli_load_sgf(&rec, path) != 0)
 		return EXIT_INPUT;

@@ -180,20 +180,12 @@ int cmd_detect(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			overlay = argv[++i];
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "goref detect: unknown option '%s'\n\n%s", argv[i], detect_usage);
+		} else if (!cli_positional("detect", detect_usage, "IMAGE", argv[i], &path)) {
 			return EXIT_USAGE;
-		} else if (path) {
-			fprintf(stderr, "goref detect: one IMAGE only\n\n%s", detect_usage);
-			return EXIT_USAGE;
-		} else {
-			path = argv[i];
 		}
 	}
-	if (!path) {
-		fprintf(stderr, "goref detect: no IMAGE given\n\n%s", detect_usage);
+	if (!cli_require("detect", detect_usage, "IMAGE", path))
 		return EXIT_USAGE;
-	}
 	char err[300];
 	gv_image img;
 	int rc = gv_imread(&img, path, err, sizeof err);
