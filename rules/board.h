@@ -90,6 +90,15 @@ int gr_board_init(gr_board *b, int size);
 uint64_t gr_zobrist(gr_color c, int pt);
 uint64_t gr_zobrist_white_to_move(void);
 
+/* The situational key of a position for whole-board repetition (article 6):
+ * the stones' hash with to_move mixed in. Never 0, so hash tables may use 0
+ * for a free slot. */
+static inline uint64_t gr_position_key(uint64_t stones_hash, gr_color to_move)
+{
+	uint64_t h = stones_hash ^ (to_move == GR_WHITE ? gr_zobrist_white_to_move() : 0);
+	return h ? h : 1;
+}
+
 /* Whether colour c may place a stone at pt: occupied, suicide, simple ko or
  * legal. If hash_after is not NULL and the move is legal, it receives the hash
  * of the stones after the move and its captures. Whole-board repetition is

@@ -35,12 +35,6 @@ int gr_repetition_rule_parse(const char *s)
 	return -1;
 }
 
-static uint64_t situational(uint64_t stones, gr_color to_move)
-{
-	uint64_t h = stones ^ (to_move == GR_WHITE ? gr_zobrist_white_to_move() : 0);
-	return h ? h : 1; /* 0 marks a free slot */
-}
-
 static bool seen_has(const gr_game *g, uint64_t h)
 {
 	size_t mask = g->seen_cap - 1;
@@ -127,7 +121,7 @@ void gr_game_reset(gr_game *g)
 	g->moves = 0;
 	g->passes_in_row = 0;
 	seen_clear(g);
-	seen_add(g, situational(g->board.hash, g->to_move));
+	seen_add(g, gr_position_key(g->board.hash, g->to_move));
 }
 
 const gr_board *gr_game_board(const gr_game *g) { return &g->board; }
@@ -137,14 +131,14 @@ gr_color gr_game_resign_winner(const gr_game *g) { return g->resign_winner; }
 int gr_game_moves_played(const gr_game *g) { return g->moves; }
 void gr_game_set_repetition_rule(gr_game *g, gr_repetition_rule r) { g->rep_rule = r; }
 gr_repetition_rule gr_game_repetition_rule(const gr_game *g) { return g->rep_rule; }
-uint64_t gr_game_position_hash(const gr_game *g) { return situational(g->board.hash, g->to_move); }
+uint64_t gr_game_position_hash(const gr_game *g) { return gr_position_key(g->board.hash, g->to_move); }
 
 /* Before the first move the position is still being set up: forget the
  * intermediate positions and remember only the current one. */
 static void setup_changed(gr_game *g)
 {
 	seen_clear(g);
-	seen_add(g, situational(g->board.hash, g->to_move));
+	seen_add(g, gr_position_key(g->board.hash, g->to_move));
 }
 
 int gr_game_setup(gr_game *g, gr_color c, int pt)
@@ -171,7 +165,7 @@ gr_legality gr_game_check(const gr_game *g, gr_color c, int pt)
 	gr_legality l = gr_board_check(&g->board, c, pt, &after);
 	if (l != GR_LEGAL)
 		return l;
-	if (seen_has(g, situational(after, gr_other(c))))
+	if (seen_has(g, gr_position_key(after, gr_other(c))))
 		return GR_REPETITION;
 	return GR_LEGAL;
 }
@@ -190,7 +184,7 @@ gr_legality gr_game_play(gr_game *g, gr_color c, int pt)
 	if (l == GR_REPETITION)
 		g->state = GR_ENDED_REPETITION;
 	else
-		seen_add(g, situational(g->board.hash, g->to_move));
+		seen_add(g, gr_position_key(g->board.hash, g->to_move));
 	return l;
 }
 
@@ -203,7 +197,7 @@ void gr_game_pass(gr_game *g, gr_color c)
 	g->moves++;
 	if (++g->passes_in_row >= 2)
 		g->state = GR_ENDED_PASSES;
-	seen_add(g, situational(g->board.hash, g->to_move));
+	seen_add(g, gr_position_key(g->board.hash, g->to_move));
 }
 
 void gr_game_forfeit(gr_game *g, gr_color c)
@@ -214,7 +208,7 @@ void gr_game_forfeit(gr_game *g, gr_color c)
 	g->to_move = gr_other(c);
 	g->moves++;
 	g->passes_in_row = 0;
-	seen_add(g, situational(g->board.hash, g->to_move));
+	seen_add(g, gr_position_key(g->board.hash, g->to_move));
 }
 
 void gr_game_resume(gr_game *g)
@@ -233,7 +227,6 @@ void gr_game_resign(gr_game *g, gr_color c)
 	g->resign_winner = gr_other(c);
 }
 
-uint64_t gr_game_key(uint64_t stones_hash, gr_color to_move) { return situational(stones_hash, to_move); }
 bool gr_game_has_position(const gr_game *g, uint64_t key) { return seen_has(g, key); }
 
 int gr_game_edit(gr_game *g, int pt, gr_color c)
@@ -241,5 +234,5 @@ int gr_game_edit(gr_game *g, int pt, gr_color c)
 	if (!gr_on_board(&g->board, pt) || (c != GR_BLACK && c != GR_WHITE && c != GR_EMPTY))
 		return GR_EINVAL;
 	gr_board_set(&g->board, pt, c);
-	return seen_add(g, situational(g->board.hash, g->to_move));
+	return seen_add(g, gr_position_key(g->board.hash, g->to_move));
 }

@@ -93,10 +93,9 @@ void gr_game_resign(gr_game *g, gr_color c);
 /* The situational hash of the current position (stones and side to move). */
 uint64_t gr_game_position_hash(const gr_game *g);
 
-/* The situational key of stones (a gr_board hash) with to_move to play, and
- * whether that position has occurred in this game: for looking ahead
- * several moves on a copy of the board. */
-uint64_t gr_game_key(uint64_t stones_hash, gr_color to_move);
+/* Whether the position with this situational key (gr_position_key of a
+ * board's hash and the side to move) has occurred in this game: for looking
+ * ahead several moves on a copy of the board. */
 bool gr_game_has_position(const gr_game *g, uint64_t key);
 
 /* Changes one point of the board outside the rules, after a ruling (a moved

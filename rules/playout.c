@@ -24,12 +24,6 @@ uint64_t gr_rng_next(gr_rng *r)
 	return x * 0x2545f4914f6cdd1dULL;
 }
 
-static inline uint64_t pos_key(uint64_t stones, gr_color to_move)
-{
-	uint64_t h = stones ^ (to_move == GR_WHITE ? gr_zobrist_white_to_move() : 0);
-	return h ? h : 1;
-}
-
 static bool table_has(const gr_playout *p, uint64_t h)
 {
 	for (unsigned i = (unsigned)h & (GR_PLAYOUT_TABLE - 1);; i = (i + 1) & (GR_PLAYOUT_TABLE - 1)) {
@@ -64,7 +58,7 @@ static int pick_from(gr_playout *p, const gr_board *b, gr_color c, const int16_t
 		uint64_t after;
 		if (gr_board_check(b, c, pt, &after) != GR_LEGAL)
 			continue;
-		if (table_has(p, pos_key(after, gr_other(c))))
+		if (table_has(p, gr_position_key(after, gr_other(c))))
 			continue;
 		return pt;
 	}
@@ -104,7 +98,7 @@ int gr_playout_run(gr_playout *p, gr_board *b, gr_color to_move, int *record, in
 	if (max > GR_PLAYOUT_TABLE / 2 - 1)
 		max = GR_PLAYOUT_TABLE / 2 - 1; /* the table must never fill */
 	memset(p->seen, 0, sizeof p->seen);
-	table_add(p, pos_key(b->hash, to_move));
+	table_add(p, gr_position_key(b->hash, to_move));
 	int moves = 0, passes = 0, stones = 0;
 	gr_color c = to_move;
 	while (moves < max && passes < 2) {
@@ -141,7 +135,7 @@ int gr_playout_run(gr_playout *p, gr_board *b, gr_color to_move, int *record, in
 		moves++;
 		c = gr_other(c);
 		if (moves * 2 < GR_PLAYOUT_TABLE)
-			table_add(p, pos_key(b->hash, c));
+			table_add(p, gr_position_key(b->hash, c));
 	}
 	p->moves = moves;
 	p->stones_played = stones;

@@ -313,6 +313,15 @@ static void compute_diff(const gr_referee *r, const unsigned char *seen, diff *d
 		}
 }
 
+/* Asks for the stone of colour c at pt to come off the board; it is allowed
+ * there until it does (track_lifting reports it then). */
+static void ask_lift(gr_referee *r, int pt, gr_color c)
+{
+	if (!r->lift_color[pt])
+		r->nlift++;
+	r->lift_color[pt] = (uint8_t)c;
+}
+
 /* Lifts, captures taken off: updates the "allowed for now" marks from what
  * is seen and reports what came off. */
 static void track_lifting(gr_referee *r, const unsigned char *seen)
@@ -358,8 +367,7 @@ static void judge_missed_capture(gr_referee *r, const unsigned char *seen)
 		int pt = r->cap_list[i];
 		if (r->capture_color[pt] && seen[pt] == r->capture_color[pt]) {
 			pts[n++] = pt;
-			r->lift_color[pt] = r->capture_color[pt];
-			r->nlift++;
+			ask_lift(r, pt, (gr_color)r->capture_color[pt]);
 		}
 		r->capture_color[pt] = 0;
 	}
@@ -487,9 +495,7 @@ static void void_move(gr_referee *r, gr_color c, int pt, gr_legality l)
 	/* void: counts as a pass for the record (article 19) */
 	gr_game_forfeit(r->game, c);
 	gr_record_add_move(r->rec, c, GR_PASS, r->t, NULL);
-	if (!r->lift_color[pt])
-		r->nlift++;
-	r->lift_color[pt] = (uint8_t)c;
+	ask_lift(r, pt, c);
 	gr_event e = new_event(GR_EV_ILLEGAL);
 	e.color = c;
 	e.point = pt;
@@ -512,9 +518,7 @@ static void double_move(gr_referee *r, gr_color c, int pt)
 	else
 		snprintf(msg, sizeof msg, "%s played twice in a row: %s is void (article 17.2). Lift it; %s to play.",
 		         color_word(c), gr_point_name(rboard(r), pt, name), color_word(gr_other(c)));
-	if (!r->lift_color[pt])
-		r->nlift++;
-	r->lift_color[pt] = (uint8_t)c;
+	ask_lift(r, pt, c);
 	gr_event e = new_event(GR_EV_DOUBLE_MOVE);
 	e.color = c;
 	e.point = pt;
@@ -585,7 +589,7 @@ static void search_orders(search *s, const gr_board *b, gr_color c, int depth)
 		uint64_t after;
 		if (gr_board_check(b, c, pt, &after) != GR_LEGAL)
 			continue;
-		if (gr_game_has_position(s->r->game, gr_game_key(after, gr_other(c))))
+		if (gr_game_has_position(s->r->game, gr_position_key(after, gr_other(c))))
 			continue;
 		gr_board next = *b;
 		gr_board_play_legal(&next, c, pt);
