@@ -114,6 +114,33 @@ extern "C" int gv_imread(gv_image *out, const char *path, char *err, size_t cap)
 	});
 }
 
+extern "C" int gv_imwrite(const char *path, const gv_image *img, int quality, char *err, size_t cap)
+{
+	if (!path || !valid(img)) {
+		set_err(err, cap, "imwrite", "bad argument");
+		return GV_EINVAL;
+	}
+	return guarded("imwrite", err, cap, nullptr, [&]() -> int {
+		cv::Mat m = wrap(img), bgr;
+		if (img->channels == 3)
+			cv::cvtColor(m, bgr, cv::COLOR_RGB2BGR);
+		else
+			bgr = m;
+		std::vector<int> params;
+		if (quality > 0) {
+			params.push_back(cv::IMWRITE_JPEG_QUALITY);
+			params.push_back(quality > 100 ? 100 : quality);
+		}
+		if (!cv::imwrite(path, bgr, params)) {
+			if (err && cap)
+				std::snprintf(err, cap, "%s: cannot write (unknown extension or %s)", path,
+				              std::strerror(errno));
+			return GV_EWRITE;
+		}
+		return GV_OK;
+	});
+}
+
 extern "C" int gv_cv_resize(const gv_image *src, gv_image *out, int width, int height, char *err, size_t cap)
 {
 	if (!valid(src) || !out || width <= 0 || height <= 0) {

@@ -29,6 +29,11 @@ int gv_cv_threads(int n, char *err, size_t cap);
  * cannot be decoded. */
 int gv_imread(gv_image *out, const char *path, char *err, size_t cap);
 
+/* Writes img (1 or 3 channels, RGB) to path in the format its extension
+ * names (.jpg, .png, ...); quality 1..100 is the JPEG quality (0: OpenCV's
+ * default, 95). GV_EWRITE when it cannot be written. */
+int gv_imwrite(const char *path, const gv_image *img, int quality, char *err, size_t cap);
+
 /* Resizes src (1 or 3 channels) to width x height (area averaging when
  * shrinking, bilinear when enlarging). */
 int gv_cv_resize(const gv_image *src, gv_image *out, int width, int height, char *err, size_t cap);
