@@ -1,0 +1,512 @@
+/* goref vision: the frame pipeline. See pipeline.h. */
+#include "pipeline.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classify.h"
+#include "geom.h"
+#include "locate.h"
+
+/* Samples per patch: a point's patch is PS x PS samples within +-PR of a
+ * cell around it; a square's middle QS x QS within +-QR. */
+#define PS 4
+#define PR 0.3
+#define QS 3
+#define QR 0.12
+#define NPT (19 * 19)
+#define NSQ (20 * 20)
+
+typedef struct patch {
+	int off[PS * PS]; /* byte offsets of the samples in the frame; -1 off the image */
+	int n;            /* samples on the image */
+} patch;
+
+struct gv_pipeline {
+	gv_pipeline_opts o;
+	int size;
+	int width, height;
+	size_t stride;
+	bool have_t;
+	double t;
+	/* the grid in use */
+	bool located;
+	double H[9];
+	double corners[8];
+	double cell_px;           /* a cell's mean size in pixels */
+	double last_try;          /* when the grid was last searched for (before it is found) */
+	bool have_try;
+	/* a far move of the grid waiting for a second reading */
+	bool far_pending;
+	double far_corners[8];
+	/* sampling */
+	patch pt[NPT], sq[NSQ];
+	int nsq;                  /* (size + 1)^2 */
+	/* still window */
+	bool win;                 /* a window is open */
+	double win_t;             /* when it opened */
+	float win_pt[NPT], win_sq[NSQ];
+	bool read_in_window;      /* this still spell was read already */
+	double read_t;            /* when */
+	/* the last observation */
+	bool have_obs;
+	unsigned char cells[NPT];
+	float ref_sq[NSQ][3];     /* square middles' colour at the last reading */
+	bool have_ref;
+	gv_pipeline_stats st;
+};
+
+void gv_pipeline_opts_init(gv_pipeline_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->size = 19;
+	o->still_s = 0.3;
+	o->repeat_s = 1.0;
+	o->motion = 8;
+	o->hidden = 0.18;
+	o->unsure = 0.1f;
+	o->relocate = true;
+}
+
+int gv_pipeline_new(gv_pipeline **out, const gv_pipeline_opts *opts)
+{
+	if (!out)
+		return GV_EINVAL;
+	*out = NULL;
+	gv_pipeline_opts o;
+	if (opts)
+		o = *opts;
+	else
+		gv_pipeline_opts_init(&o);
+	if (o.size == 0)
+		o.size = 19;
+	if ((o.size != 9 && o.size != 13 && o.size != 19) || !(o.still_s >= 0) || !(o.repeat_s > 0) ||
+	    !(o.motion > 0) || !(o.hidden > 0) || !(o.unsure >= 0))
+		return GV_EINVAL;
+	gv_pipeline *p = calloc(1, sizeof *p);
+	if (!p)
+		return GV_ENOMEM;
+	p->o = o;
+	p->size = o.size;
+	p->nsq = (o.size + 1) * (o.size + 1);
+	p->st.located = false;
+	*out = p;
+	return 0;
+}
+
+void gv_pipeline_free(gv_pipeline *p)
+{
+	free(p);
+}
+
+void gv_pipeline_get_stats(const gv_pipeline *p, gv_pipeline_stats *s)
+{
+	if (!p || !s)
+		return;
+	*s = p->st;
+	s->located = p->located;
+	memcpy(s->corners, p->corners, sizeof s->corners);
+}
+
+static void make_patch(const gv_pipeline *p, patch *pa, double u, double v, int n, double r)
+{
+	pa->n = 0;
+	for (int a = 0; a < n; a++)
+		for (int b = 0; b < n; b++) {
+			double du = n == 1 ? 0 : -r + 2 * r * b / (n - 1);
+			double dv = n == 1 ? 0 : -r + 2 * r * a / (n - 1);
+			double x, y;
+			int k = a * n + b;
+			pa->off[k] = -1;
+			if (!gv_h_apply(p->H, u + du, v + dv, &x, &y))
+				continue;
+			long xi = lround(x), yi = lround(y);
+			if (xi < 0 || yi < 0 || xi >= p->width || yi >= p->height)
+				continue;
+			pa->off[k] = (int)((size_t)yi * p->stride + (size_t)xi * 3);
+			pa->n++;
+		}
+}
+
+/* Takes H as the grid in use and makes the sampling tables. */
+static void use_grid(gv_pipeline *p, const double H[9])
+{
+	memcpy(p->H, H, sizeof p->H);
+	gv_h_corners(H, p->size, p->corners);
+	double per = 0;
+	for (int k = 0; k < 4; k++) {
+		int l = (k + 1) % 4;
+		per += hypot(p->corners[2 * l] - p->corners[2 * k], p->corners[2 * l + 1] - p->corners[2 * k + 1]);
+	}
+	p->cell_px = per / 4 / (p->size - 1);
+	int n = p->size;
+	for (int j = 0; j < n; j++)
+		for (int i = 0; i < n; i++)
+			make_patch(p, &p->pt[j * n + i], i, j, PS, PR);
+	for (int j = 0; j <= n; j++)
+		for (int i = 0; i <= n; i++)
+			make_patch(p, &p->sq[j * (n + 1) + i], i - 0.5, j - 0.5, QS, QR);
+	p->located = true;
+	p->win = false;
+	p->have_ref = false;
+}
+
+/* Mean grey of a patch (-1 when no sample is on the image). */
+static float patch_grey(const gv_image *f, const patch *pa, int ns)
+{
+	if (pa->n == 0)
+		return -1;
+	unsigned sum = 0;
+	for (int k = 0; k < ns; k++) {
+		int o = pa->off[k];
+		if (o < 0)
+			continue;
+		const unsigned char *px = f->data + o;
+		sum += (unsigned)px[0] + 2u * px[1] + px[2];
+	}
+	return (float)sum / (4.0f * (float)pa->n);
+}
+
+static void patch_rgb(const gv_image *f, const patch *pa, int ns, float out[3])
+{
+	out[0] = out[1] = out[2] = -1;
+	if (pa->n == 0)
+		return;
+	unsigned s[3] = {0, 0, 0};
+	for (int k = 0; k < ns; k++) {
+		int o = pa->off[k];
+		if (o < 0)
+			continue;
+		const unsigned char *px = f->data + o;
+		s[0] += px[0];
+		s[1] += px[1];
+		s[2] += px[2];
+	}
+	for (int c = 0; c < 3; c++)
+		out[c] = (float)s[c] / (float)pa->n;
+}
+
+static void sample_all(const gv_pipeline *p, const gv_image *f, float *ptg, float *sqg)
+{
+	int n = p->size * p->size;
+	for (int k = 0; k < n; k++)
+		ptg[k] = patch_grey(f, &p->pt[k], PS * PS);
+	for (int k = 0; k < p->nsq; k++)
+		sqg[k] = patch_grey(f, &p->sq[k], QS * QS);
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+	return (x > y) - (x < y);
+}
+
+/* Which squares are hidden now, against the colours of the last reading.
+ * Returns how many. */
+static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *hid)
+{
+	for (int k = 0; k < NSQ; k++)
+		hid[k] = false;
+	if (!p->have_ref)
+		return 0;
+	/* the overall light change: the median brightness ratio */
+	float ratio[NSQ];
+	int nr = 0;
+	for (int k = 0; k < p->nsq; k++) {
+		float lr = p->ref_sq[k][0] + p->ref_sq[k][1] + p->ref_sq[k][2];
+		float lc = cur[k][0] + cur[k][1] + cur[k][2];
+		if (lr > 3 && lc >= 0)
+			ratio[nr++] = lc / lr;
+	}
+	if (nr == 0)
+		return 0;
+	qsort(ratio, (size_t)nr, sizeof *ratio, cmp_float);
+	float gain = ratio[nr / 2];
+	if (gain <= 0)
+		gain = 1;
+	int count = 0;
+	for (int k = 0; k < p->nsq; k++) {
+		float lr = p->ref_sq[k][0] + p->ref_sq[k][1] + p->ref_sq[k][2];
+		float lc = cur[k][0] + cur[k][1] + cur[k][2];
+		if (lr <= 3 || lc < 0)
+			continue;
+		float rel = lc / gain / lr;
+		/* the hue: each channel's share of the brightness */
+		float dh = 0;
+		for (int c = 0; c < 3; c++) {
+			float d = fabsf(cur[k][c] / lc - p->ref_sq[k][c] / lr);
+			if (d > dh)
+				dh = d;
+		}
+		if (fabsf(rel - 1) > (float)p->o.hidden || dh > 0.06f) {
+			hid[k] = true;
+			count++;
+		}
+	}
+	return count;
+}
+
+/* Seen at an angle a stone stands into the squares beside its point (its
+ * top is shifted away from the camera). A small patch of changed squares
+ * each of which touches a point whose reading changed is that stone coming
+ * or going, not a hand: a hand or a sleeve covers a larger patch. Clears
+ * those squares; returns how many stay hidden. */
+#define STONE_PATCH 6
+static int excuse_stones(const gv_pipeline *p, bool *hid, const unsigned char *cells)
+{
+	int n = p->size, m = n + 1;
+	int comp[NSQ], stack[NSQ];
+	for (int k = 0; k < p->nsq; k++)
+		comp[k] = -1;
+	int left = 0;
+	for (int s0 = 0; s0 < p->nsq; s0++) {
+		if (!hid[s0] || comp[s0] >= 0)
+			continue;
+		/* the 8-connected patch of hidden squares from s0 */
+		int sp = 0, len = 0, members[NSQ];
+		bool all_touch = true;
+		stack[sp++] = s0;
+		comp[s0] = s0;
+		while (sp) {
+			int q = stack[--sp];
+			members[len++] = q;
+			int qi = q % m, qj = q / m;
+			/* square (qi, qj) has the points (qi-1..qi, qj-1..qj) at its corners */
+			bool touch = false;
+			for (int a = -1; a <= 0 && !touch; a++)
+				for (int b = -1; b <= 0 && !touch; b++) {
+					int i = qi + b, j = qj + a;
+					if (i >= 0 && j >= 0 && i < n && j < n && cells[j * n + i] != p->cells[j * n + i])
+						touch = true;
+				}
+			all_touch = all_touch && touch;
+			for (int a = -1; a <= 1; a++)
+				for (int b = -1; b <= 1; b++) {
+					int i = qi + b, j = qj + a;
+					if (i < 0 || j < 0 || i >= m || j >= m)
+						continue;
+					int r = j * m + i;
+					if (hid[r] && comp[r] < 0) {
+						comp[r] = s0;
+						stack[sp++] = r;
+					}
+				}
+		}
+		if (all_touch && len <= STONE_PATCH)
+			for (int k = 0; k < len; k++)
+				hid[members[k]] = false;
+		else
+			left += len;
+	}
+	return left;
+}
+
+/* Looks for the grid; 1 found (into H), 0 not, <0 error. */
+static int search(gv_pipeline *p, const gv_image *f, double H[9], double *support, char *err, size_t cap)
+{
+	gv_locate_opts lo = {.size = p->size, .work_px = 0};
+	gv_grid g;
+	p->st.locates++;
+	int rc = gv_locate(f, &lo, &g, err, cap);
+	if (rc == GV_ENOTFOUND) {
+		if (err && cap)
+			err[0] = 0;
+		return 0;
+	}
+	if (rc)
+		return rc;
+	memcpy(H, g.H, sizeof g.H);
+	if (support)
+		*support = g.support;
+	return 1;
+}
+
+static double corner_shift(const double a[8], const double b[8])
+{
+	double m = 0;
+	for (int k = 0; k < 4; k++) {
+		double d = hypot(a[2 * k] - b[2 * k], a[2 * k + 1] - b[2 * k + 1]);
+		if (d > m)
+			m = d;
+	}
+	return m;
+}
+
+/* Reads the frame: classify, hold what is hidden or unsure. 1 with an
+ * observation, 0 none (the grid no longer fits the image), <0 error. */
+static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observation *obs, char *err, size_t cap)
+{
+	int n = p->size;
+	bool relocated = false;
+	if (p->o.relocate && p->have_obs) {
+		double H[9];
+		int rc = search(p, f, H, NULL, err, cap);
+		if (rc < 0)
+			return rc;
+		if (rc == 1) {
+			double c[8];
+			gv_h_corners(H, n, c);
+			double d = corner_shift(c, p->corners);
+			double tol = 0.08 * p->cell_px > 1.5 ? 0.08 * p->cell_px : 1.5;
+			if (d > tol && d < 1.5 * p->cell_px) {
+				use_grid(p, H);
+				relocated = true;
+			} else if (d >= 1.5 * p->cell_px) {
+				if (p->far_pending && corner_shift(c, p->far_corners) < 2 * tol) {
+					use_grid(p, H);
+					relocated = true;
+					p->far_pending = false;
+				} else {
+					p->far_pending = true;
+					memcpy(p->far_corners, c, sizeof c);
+				}
+			} else {
+				p->far_pending = false;
+			}
+		}
+		if (relocated)
+			p->st.relocations++;
+	}
+	float cur[NSQ][3];
+	for (int k = 0; k < p->nsq; k++)
+		patch_rgb(f, &p->sq[k], QS * QS, cur[k]);
+	bool hid[NSQ];
+	/* after the grid moved, the old colours do not line up: nothing is hidden by that */
+	int nhid = relocated ? 0 : hidden_squares(p, cur, hid);
+	if (relocated)
+		memset(hid, 0, sizeof hid);
+	unsigned char cells[NPT];
+	float conf[NPT];
+	int rc = gv_classify(f, p->H, n, cells, conf);
+	if (rc == GV_EINVAL) { /* the grid reaches beyond the image */
+		p->located = false;
+		return 0;
+	}
+	if (rc)
+		return rc;
+	if (nhid && p->have_obs)
+		nhid = excuse_stones(p, hid, cells);
+	p->st.readings++;
+	memset(obs, 0, sizeof *obs);
+	obs->t = t;
+	obs->size = n;
+	obs->relocated = relocated;
+	for (int j = 0; j < n; j++)
+		for (int i = 0; i < n; i++) {
+			int k = j * n + i;
+			bool h = false;
+			if (nhid)
+				for (int a = 0; a < 2 && !h; a++)
+					for (int b = 0; b < 2 && !h; b++)
+						h = hid[(j + a) * (n + 1) + (i + b)];
+			if (!h && p->have_obs && conf[k] < p->o.unsure)
+				h = true;
+			if (h && p->have_obs) {
+				obs->cells[k] = p->cells[k];
+				obs->held[k] = 1;
+				obs->nheld++;
+			} else {
+				obs->cells[k] = cells[k];
+			}
+		}
+	/* the square middles now seen become the reference (hidden ones keep theirs) */
+	for (int k = 0; k < p->nsq; k++)
+		if ((!p->have_ref || !hid[k]) && cur[k][0] >= 0)
+			memcpy(p->ref_sq[k], cur[k], sizeof cur[k]);
+	p->have_ref = true;
+	p->st.held_points += obs->nheld;
+	return 1;
+}
+
+int gv_pipeline_feed(gv_pipeline *p, const gv_image *rgb, double t, gv_observation *obs, char *err, size_t cap)
+{
+	if (err && cap)
+		err[0] = 0;
+	if (!p || !rgb || !rgb->data || rgb->channels != 3 || rgb->width < 16 || rgb->height < 16 || !obs) {
+		if (err && cap)
+			snprintf(err, cap, "pipeline: bad frame (an RGB image is needed)");
+		return GV_EINVAL;
+	}
+	if (p->have_t && t < p->t) {
+		if (err && cap)
+			snprintf(err, cap, "pipeline: time went backwards (%.3f after %.3f)", t, p->t);
+		return GV_EINVAL;
+	}
+	if (p->st.frames == 0) {
+		p->width = rgb->width;
+		p->height = rgb->height;
+		p->stride = rgb->stride;
+	} else if (rgb->width != p->width || rgb->height != p->height || rgb->stride != p->stride) {
+		if (err && cap)
+			snprintf(err, cap, "pipeline: the frame size changed (%dx%d after %dx%d)", rgb->width,
+			         rgb->height, p->width, p->height);
+		return GV_EINVAL;
+	}
+	p->have_t = true;
+	p->t = t;
+	p->st.frames++;
+	if (!p->located) {
+		/* the first frame, then once a second (a search is slow) */
+		if (p->have_try && t - p->last_try < 1.0 && !p->o.stills)
+			return 0;
+		p->have_try = true;
+		p->last_try = t;
+		double H[9];
+		int rc = search(p, rgb, H, NULL, err, cap);
+		if (rc <= 0)
+			return rc;
+		use_grid(p, H);
+	}
+	if (p->o.stills) {
+		int rc = read_frame(p, rgb, t, obs, err, cap);
+		if (rc == 1) {
+			memcpy(p->cells, obs->cells, sizeof p->cells);
+			p->have_obs = true;
+			p->st.observations++;
+		}
+		return rc;
+	}
+	float ptg[NPT], sqg[NSQ];
+	sample_all(p, rgb, ptg, sqg);
+	int npt = p->size * p->size;
+	bool moved = !p->win;
+	if (p->win) {
+		float thr = (float)p->o.motion;
+		for (int k = 0; k < npt && !moved; k++)
+			moved = ptg[k] >= 0 && fabsf(ptg[k] - p->win_pt[k]) > thr;
+		for (int k = 0; k < p->nsq && !moved; k++)
+			moved = sqg[k] >= 0 && fabsf(sqg[k] - p->win_sq[k]) > thr;
+	}
+	if (moved) {
+		p->win = true;
+		p->win_t = t;
+		memcpy(p->win_pt, ptg, sizeof ptg);
+		memcpy(p->win_sq, sqg, sizeof sqg);
+		p->read_in_window = false;
+		return 0;
+	}
+	if (t - p->win_t < p->o.still_s - 1e-6)
+		return 0;
+	if (p->read_in_window && t - p->read_t < p->o.repeat_s - 1e-6)
+		return 0;
+	bool again = p->read_in_window;
+	p->read_in_window = true;
+	p->read_t = t;
+	int rc = read_frame(p, rgb, t, obs, err, cap);
+	if (rc != 1)
+		return rc;
+	if (obs->relocated) {
+		/* the sampling moved with the grid: the window starts again from here */
+		sample_all(p, rgb, p->win_pt, p->win_sq);
+		p->win = true;
+		p->win_t = t;
+	}
+	if (again && p->have_obs && !memcmp(obs->cells, p->cells, (size_t)npt))
+		return 0;
+	memcpy(p->cells, obs->cells, sizeof p->cells);
+	p->have_obs = true;
+	p->st.observations++;
+	return 1;
+}

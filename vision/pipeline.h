@@ -1,0 +1,97 @@
+/*
+ * goref vision: the frame pipeline, from camera frames to stable positions.
+ *
+ * A camera over a live game sees hands, sleeves, shadows and stones sliding
+ * into place. The pipeline turns its frames into the observations of the
+ * observation log (rules/obslog.h): one stable, hand-free position each time
+ * the board has been still for a short window.
+ *
+ * Per frame, in order:
+ * 1. Until the grid is known, it is searched for (gv_locate) on the first
+ *    frame and then once a second of frames.
+ * 2. Motion: the mean brightness of a small patch around every point and at
+ *    the middle of every square (the board's margin included) is compared
+ *    with the same patch at the start of the current still window. Any patch
+ *    that changed by more than `motion` grey levels restarts the window.
+ * 3. When the window has lasted `still_s` seconds, the frame is read:
+ *    - Hidden squares: the middle of a square is never covered by a stone
+ *      (a stone is narrower than a cell, and stands on a corner of it), so a
+ *      square middle whose colour differs from what it was at the last
+ *      observation (after the overall light change is taken out) has a hand,
+ *      a sleeve or a shadow over it. The four points around a hidden square
+ *      are not read: they keep their last value (they are not guessed).
+ *    - The grid is looked for again (gv_locate). If it moved (the board was
+ *      bumped, the camera shifted) the new grid is taken: at once when it
+ *      moved by less than a cell and a half, after two readings that agree
+ *      when it moved further.
+ *    - gv_classify reads every point; points it is unsure of keep their last
+ *      value too.
+ *    The reading is one observation. While the board stays still it is read
+ *    again every `repeat_s` seconds, and a new observation is made only if
+ *    the reading changed.
+ *
+ * In `stills` mode every frame is taken as a stable view by itself (photos
+ * taken one per position): no motion test, every frame is read.
+ *
+ * No I/O, no clock: times are the caller's, in seconds.
+ */
+#ifndef GOREF_VISION_PIPELINE_H
+#define GOREF_VISION_PIPELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "image.h"
+
+typedef struct gv_pipeline_opts {
+	int size;         /* lines each way: 9, 13 or 19 (0: 19) */
+	double still_s;   /* how long the board must be still before it is read (default 0.3 s) */
+	double repeat_s;  /* read again after this much more stillness (default 1 s) */
+	double motion;    /* grey levels a patch may change and still be still (default 8) */
+	double hidden;    /* share of brightness a square middle may change, after the
+	                     overall light change, and not count as hidden (default 0.18) */
+	float unsure;     /* points read with a confidence under this keep their last value (default 0.15) */
+	bool stills;      /* every frame is a stable view (see above) */
+	bool relocate;    /* look for the grid again at every reading (default true) */
+} gv_pipeline_opts;
+
+/* Fills o with the defaults. */
+void gv_pipeline_opts_init(gv_pipeline_opts *o);
+
+typedef struct gv_observation {
+	double t;                      /* the time of the frame that was read */
+	int size;
+	unsigned char cells[19 * 19];  /* cells[row * size + col]: 0 empty, 1 black, 2 white; row 0 the grid edge nearest the image top */
+	unsigned char held[19 * 19];   /* 1 where the point was hidden or unsure and kept its last value */
+	int nheld;                     /* how many points were held */
+	bool relocated;                /* the grid was found anew for this reading */
+} gv_observation;
+
+typedef struct gv_pipeline_stats {
+	long frames;        /* frames fed */
+	long readings;      /* frames read (classified) */
+	long observations;  /* observations made */
+	long locates;       /* grid searches run */
+	long relocations;   /* times a moved grid was taken */
+	long held_points;   /* points held over all observations */
+	bool located;       /* the grid is known */
+	double corners[8];  /* the grid corners in use (x y clockwise from the top-left) */
+} gv_pipeline_stats;
+
+typedef struct gv_pipeline gv_pipeline;
+
+/* A pipeline with the options given (NULL: defaults). Returns 0, GV_EINVAL
+ * (a bad size or option) or GV_ENOMEM. */
+int gv_pipeline_new(gv_pipeline **out, const gv_pipeline_opts *opts);
+void gv_pipeline_free(gv_pipeline *p);
+
+/* Feeds one RGB frame taken at time t (seconds, never going backwards; all
+ * frames the same size). Returns 1 when *obs holds a new observation, 0 when
+ * there is none yet, or an error: GV_EINVAL (a bad frame, time going back,
+ * the frame size changed), GV_ENOMEM, GV_ECV, with a message in err. A frame
+ * in which no board is found is no error: it just gives no observation. */
+int gv_pipeline_feed(gv_pipeline *p, const gv_image *rgb, double t, gv_observation *obs, char *err, size_t cap);
+
+void gv_pipeline_get_stats(const gv_pipeline *p, gv_pipeline_stats *s);
+
+#endif
