@@ -65,7 +65,7 @@ void gv_pipeline_opts_init(gv_pipeline_opts *o)
 	o->still_s = 0.3;
 	o->repeat_s = 1.0;
 	o->motion = 8;
-	o->hidden = 0.18;
+	o->hidden = 0.12;
 	o->unsure = 0.1f;
 	o->relocate = true;
 }
@@ -211,36 +211,31 @@ static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *h
 		hid[k] = false;
 	if (!p->have_ref)
 		return 0;
-	/* the overall light change: the median brightness ratio */
-	float ratio[NSQ];
-	int nr = 0;
-	for (int k = 0; k < p->nsq; k++) {
-		float lr = p->ref_sq[k][0] + p->ref_sq[k][1] + p->ref_sq[k][2];
-		float lc = cur[k][0] + cur[k][1] + cur[k][2];
-		if (lr > 3 && lc >= 0)
-			ratio[nr++] = lc / lr;
+	/* the overall light change: the median ratio of each colour channel */
+	float gain[3];
+	for (int c = 0; c < 3; c++) {
+		float ratio[NSQ];
+		int nr = 0;
+		for (int k = 0; k < p->nsq; k++)
+			if (p->ref_sq[k][c] > 1 && cur[k][c] >= 0)
+				ratio[nr++] = cur[k][c] / p->ref_sq[k][c];
+		if (nr == 0)
+			return 0;
+		qsort(ratio, (size_t)nr, sizeof *ratio, cmp_float);
+		gain[c] = ratio[nr / 2] > 0 ? ratio[nr / 2] : 1;
 	}
-	if (nr == 0)
-		return 0;
-	qsort(ratio, (size_t)nr, sizeof *ratio, cmp_float);
-	float gain = ratio[nr / 2];
-	if (gain <= 0)
-		gain = 1;
 	int count = 0;
 	for (int k = 0; k < p->nsq; k++) {
-		float lr = p->ref_sq[k][0] + p->ref_sq[k][1] + p->ref_sq[k][2];
-		float lc = cur[k][0] + cur[k][1] + cur[k][2];
-		if (lr <= 3 || lc < 0)
+		if (cur[k][0] < 0)
 			continue;
-		float rel = lc / gain / lr;
-		/* the hue: each channel's share of the brightness */
-		float dh = 0;
-		for (int c = 0; c < 3; c++) {
-			float d = fabsf(cur[k][c] / lc - p->ref_sq[k][c] / lr);
-			if (d > dh)
-				dh = d;
+		/* any channel off by more than its share: skin is redder and bluer
+		 * than wood, a sleeve or a shadow darker */
+		bool h = false;
+		for (int c = 0; c < 3 && !h; c++) {
+			float ref = p->ref_sq[k][c] > 8 ? p->ref_sq[k][c] : 8;
+			h = fabsf(cur[k][c] / gain[c] - p->ref_sq[k][c]) > (float)p->o.hidden * ref;
 		}
-		if (fabsf(rel - 1) > (float)p->o.hidden || dh > 0.06f) {
+		if (h) {
 			hid[k] = true;
 			count++;
 		}
@@ -411,11 +406,14 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 				obs->cells[k] = cells[k];
 			}
 		}
-	/* the square middles now seen become the reference (hidden ones keep theirs) */
-	for (int k = 0; k < p->nsq; k++)
-		if ((!p->have_ref || !hid[k]) && cur[k][0] >= 0)
+	/* the square middles become the reference when nothing hides any of them
+	 * (a hand's edge may pass the test on a few squares: they must not
+	 * become the reference) */
+	if (!p->have_ref || nhid == 0) {
+		for (int k = 0; k < p->nsq; k++)
 			memcpy(p->ref_sq[k], cur[k], sizeof cur[k]);
-	p->have_ref = true;
+		p->have_ref = true;
+	}
 	p->st.held_points += obs->nheld;
 	return 1;
 }

@@ -48,8 +48,8 @@ typedef struct gv_pipeline_opts {
 	double still_s;   /* how long the board must be still before it is read (default 0.3 s) */
 	double repeat_s;  /* read again after this much more stillness (default 1 s) */
 	double motion;    /* grey levels a patch may change and still be still (default 8) */
-	double hidden;    /* share of brightness a square middle may change, after the
-	                     overall light change, and not count as hidden (default 0.18) */
+	double hidden;    /* share of each colour channel a square middle may change, after
+	                     the overall light change, and not count as hidden (default 0.12) */
 	float unsure;     /* points read with a confidence under this keep their last value (default 0.15) */
 	bool stills;      /* every frame is a stable view (see above) */
 	bool relocate;    /* look for the grid again at every reading (default true) */

@@ -1,0 +1,249 @@
+/*
+ * vision/pipeline: frames in, stable hand-free positions out.
+ *
+ * The frames are drawn here: a board in mild perspective (wood, grid, stones
+ * with a rim) and a hand (a skin-coloured arm and palm from the bottom edge
+ * of the picture). The clock is the frames' own: 10 frames a second.
+ */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "geom.h"
+#include "pipeline.h"
+
+#define W 640
+#define HT 480
+#define N 19
+
+typedef struct hand {
+	bool on;
+	double u, v; /* where the fingertips are, in board coordinates */
+} hand;
+
+static const double corners[8] = {150, 40, 500, 48, 540, 440, 110, 432};
+
+/* Draws the board with stones (cells[j * N + i]) and maybe a hand. */
+static void draw(gv_image *img, const unsigned char *cells, const hand *hd, unsigned seed)
+{
+	double H[9], Hi[9];
+	assert_true(gv_h_from_corners(corners, N, H));
+	assert_true(gv_h_invert(H, Hi));
+	for (int y = 0; y < HT; y++)
+		for (int x = 0; x < W; x++) {
+			double u, v, c[3] = {70, 60, 55};
+			gv_h_apply(Hi, x, y, &u, &v);
+			if (u > -0.9 && v > -0.9 && u < N - 0.1 && v < N - 0.1) {
+				double g = 1 + 0.04 * sin(v * 5.1 + sin(u * 1.3));
+				c[0] = 220 * g, c[1] = 175 * g, c[2] = 110 * g;
+				double fu = fabs(u - floor(u + 0.5)), fv = fabs(v - floor(v + 0.5));
+				bool inside = u > -0.05 && v > -0.05 && u < N - 0.95 && v < N - 0.95;
+				if (inside && (fu < 0.05 || fv < 0.05))
+					c[0] = c[1] = c[2] = 40;
+				int i = (int)floor(u + 0.5), j = (int)floor(v + 0.5);
+				if (i >= 0 && j >= 0 && i < N && j < N && cells[j * N + i]) {
+					double d = hypot(u - i, v - j);
+					if (d < 0.46) {
+						double edge = d > 0.38 ? 0.8 : 1;
+						double s = cells[j * N + i] == 1 ? 30 : 235;
+						c[0] = c[1] = c[2] = s * edge;
+					}
+				}
+			}
+			if (hd && hd->on) {
+				/* an arm from the bottom of the picture up to the fingertips */
+				double hx, hy;
+				gv_h_apply(H, hd->u, hd->v, &hx, &hy);
+				double dx = x - hx, dy = y - hy;
+				bool palm = (dx * dx) / (40.0 * 40) + ((dy - 45) * (dy - 45)) / (60.0 * 60) < 1;
+				bool arm = y > hy + 60 && fabs(dx) < 38;
+				if (palm || arm) {
+					double s = palm ? 1.0 : 0.9;
+					c[0] = 225 * s, c[1] = 160 * s, c[2] = 135 * s;
+				}
+			}
+			unsigned char *p = gv_px(img, x, y);
+			for (int k = 0; k < 3; k++) {
+				seed = seed * 1103515245u + 12345u;
+				double val = c[k] + (double)((seed >> 16) % 7) - 3;
+				p[k] = (unsigned char)(val < 0 ? 0 : val > 255 ? 255 : val);
+			}
+		}
+}
+
+typedef struct run {
+	gv_pipeline *p;
+	gv_image img;
+	double t;
+	unsigned seed;
+	int nobs;
+	gv_observation last;
+} run;
+
+static void run_init(run *r, bool stills)
+{
+	memset(r, 0, sizeof *r);
+	gv_pipeline_opts o;
+	gv_pipeline_opts_init(&o);
+	o.stills = stills;
+	assert_int_equal(gv_pipeline_new(&r->p, &o), 0);
+	assert_int_equal(gv_image_alloc(&r->img, W, HT, 3), 0);
+}
+
+static void run_free(run *r)
+{
+	gv_pipeline_free(r->p);
+	gv_image_free(&r->img);
+}
+
+/* Feeds n frames of the same scene; returns how many observations came. */
+static int feed(run *r, const unsigned char *cells, const hand *hd, int n)
+{
+	int got = 0;
+	char err[256];
+	for (int k = 0; k < n; k++) {
+		draw(&r->img, cells, hd, ++r->seed);
+		gv_observation obs;
+		int rc = gv_pipeline_feed(r->p, &r->img, r->t, &obs, err, sizeof err);
+		if (rc < 0)
+			fail_msg("pipeline: %s", err);
+		if (rc == 1) {
+			r->last = obs;
+			r->nobs++;
+			got++;
+		}
+		r->t += 0.1;
+	}
+	return got;
+}
+
+static void expect_cells(const gv_observation *o, const unsigned char *cells)
+{
+	int wrong = 0;
+	for (int k = 0; k < N * N; k++)
+		if (o->cells[k] != cells[k]) {
+			printf("  (%d,%d) is %c, read %c%s\n", k % N, k / N, ".BW"[cells[k]], ".BW"[o->cells[k]],
+			       o->held[k] ? " (held)" : "");
+			wrong++;
+		}
+	assert_int_equal(wrong, 0);
+}
+
+static void test_still_board_is_read_once_after_the_window(void **s)
+{
+	(void)s;
+	run r;
+	run_init(&r, false);
+	unsigned char cells[N * N] = {0};
+	cells[3 * N + 3] = 1;
+	cells[15 * N + 15] = 2;
+	/* the window opens at the first frame: read at 0.3 s, and only once
+	 * while nothing changes */
+	assert_int_equal(feed(&r, cells, NULL, 3), 0);
+	assert_int_equal(feed(&r, cells, NULL, 1), 1);
+	assert_true(fabs(r.last.t - 0.3) < 1e-9);
+	expect_cells(&r.last, cells);
+	assert_int_equal(r.last.nheld, 0);
+	assert_int_equal(feed(&r, cells, NULL, 20), 0);
+	gv_pipeline_stats st;
+	gv_pipeline_get_stats(r.p, &st);
+	assert_true(st.located);
+	assert_int_equal(st.frames, 24);
+	assert_int_equal(st.observations, 1);
+	for (int k = 0; k < 4; k++)
+		assert_true(fabs(st.corners[2 * k] - corners[2 * k]) < 2 && fabs(st.corners[2 * k + 1] - corners[2 * k + 1]) < 2);
+	run_free(&r);
+}
+
+static void test_a_hand_is_never_read_and_its_points_are_held(void **s)
+{
+	(void)s;
+	run r;
+	run_init(&r, false);
+	unsigned char cells[N * N] = {0};
+	assert_int_equal(feed(&r, cells, NULL, 5), 1);
+	/* a hand comes in, moving: nothing is read */
+	hand hd = {true, 9, 14};
+	for (int k = 0; k < 4; k++) {
+		hd.v = 14 - k;
+		assert_int_equal(feed(&r, cells, &hd, 1), 0);
+	}
+	/* the stone goes down under the hand; the hand rests there: the board
+	 * is read, with the points under the hand held as they were */
+	cells[12 * N + 9] = 1;
+	assert_int_equal(feed(&r, cells, &hd, 5), 1);
+	assert_true(r.last.nheld > 0);
+	assert_int_equal(r.last.held[12 * N + 9], 1);
+	for (int k = 0; k < N * N; k++)
+		assert_int_equal(r.last.cells[k], 0); /* nothing under the hand read as a stone */
+	/* the hand leaves: the stone is read 0.3 s after the last frame with motion */
+	assert_int_equal(feed(&r, cells, NULL, 1), 0);
+	double left = r.t - 0.1;
+	assert_int_equal(feed(&r, cells, NULL, 5), 1);
+	assert_true(fabs(r.last.t - (left + 0.3)) < 1e-9);
+	expect_cells(&r.last, cells);
+	assert_int_equal(r.last.nheld, 0);
+	run_free(&r);
+}
+
+static void test_stills_read_every_frame(void **s)
+{
+	(void)s;
+	run r;
+	run_init(&r, true);
+	unsigned char cells[N * N] = {0};
+	assert_int_equal(feed(&r, cells, NULL, 1), 1);
+	cells[3 * N + 15] = 1;
+	assert_int_equal(feed(&r, cells, NULL, 1), 1);
+	expect_cells(&r.last, cells);
+	cells[4 * N + 15] = 2;
+	assert_int_equal(feed(&r, cells, NULL, 1), 1);
+	expect_cells(&r.last, cells);
+	run_free(&r);
+}
+
+static void test_bad_input(void **s)
+{
+	(void)s;
+	gv_pipeline *p = NULL;
+	gv_pipeline_opts o;
+	gv_pipeline_opts_init(&o);
+	o.size = 7;
+	assert_int_equal(gv_pipeline_new(&p, &o), GV_EINVAL);
+	assert_null(p);
+	assert_int_equal(gv_pipeline_new(NULL, NULL), GV_EINVAL);
+	assert_int_equal(gv_pipeline_new(&p, NULL), 0);
+	gv_image img, small;
+	assert_int_equal(gv_image_alloc(&img, 64, 48, 3), 0);
+	assert_int_equal(gv_image_alloc(&small, 32, 24, 3), 0);
+	gv_observation obs;
+	char err[256];
+	/* a frame with no board: no observation, no error */
+	assert_int_equal(gv_pipeline_feed(p, &img, 1.0, &obs, err, sizeof err), 0);
+	assert_int_equal(gv_pipeline_feed(p, &img, 0.5, &obs, err, sizeof err), GV_EINVAL);
+	assert_non_null(strstr(err, "backwards"));
+	assert_int_equal(gv_pipeline_feed(p, &small, 2.0, &obs, err, sizeof err), GV_EINVAL);
+	assert_non_null(strstr(err, "size"));
+	assert_int_equal(gv_pipeline_feed(p, NULL, 2.0, &obs, err, sizeof err), GV_EINVAL);
+	gv_pipeline_stats st;
+	gv_pipeline_get_stats(p, &st);
+	assert_false(st.located);
+	gv_image_free(&img);
+	gv_image_free(&small);
+	gv_pipeline_free(p);
+	gv_pipeline_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_still_board_is_read_once_after_the_window),
+		cmocka_unit_test(test_a_hand_is_never_read_and_its_points_are_held),
+		cmocka_unit_test(test_stills_read_every_frame),
+		cmocka_unit_test(test_bad_input),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
