@@ -19,6 +19,10 @@ char *cli_read_file(const char *path, size_t *len);
  * or EXIT_INPUT after printing why (the file, line and column at fault). */
 int cli_load_sgf(gr_record **out, const char *path);
 
+/* Writes the record as SGF to out, through out.tmp and a rename (a crash
+ * never leaves half a file). Returns 0, or EXIT_INPUT after printing why. */
+int cli_write_sgf(const gr_record *rec, const char *out);
+
 /* Prints "goref: PATH:LINE:COL: message" for a parse error. */
 void cli_report_error(const char *path, const gr_error *err);
 
@@ -62,5 +66,7 @@ int cmd_referee(int argc, char **argv);
 int cmd_makelog(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_eval_video(int argc, char **argv);
 
 #endif

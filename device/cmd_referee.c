@@ -74,49 +74,6 @@ static void on_event(const gr_event *e, void *ud)
 	fflush(stdout);
 }
 
-/* Writes the record to out through out.tmp and a rename. */
-static int write_sgf(const gr_record *rec, const char *out)
-{
-	char *text = NULL;
-	size_t len = 0;
-	if (gr_sgf_write(rec, &text, &len) != 0) {
-		fprintf(stderr, "goref referee: out of memory writing the SGF\n");
-		return EXIT_INPUT;
-	}
-	size_t pl = strlen(out);
-	char *tmp = malloc(pl + 5);
-	if (!tmp) {
-		gr_free(text);
-		fprintf(stderr, "goref referee: out of memory writing the SGF\n");
-		return EXIT_INPUT;
-	}
-	memcpy(tmp, out, pl);
-	memcpy(tmp + pl, ".tmp", 5);
-	int rc = EXIT_OK;
-	FILE *f = fopen(tmp, "wb");
-	if (!f) {
-		fprintf(stderr, "goref referee: cannot write %s: %s\n", tmp, strerror(errno));
-		rc = EXIT_INPUT;
-	} else {
-		bool ok = fwrite(text, 1, len, f) == len;
-		ok = fflush(f) == 0 && ok;
-		int saved = errno;
-		ok = fclose(f) == 0 && ok;
-		if (!ok) {
-			fprintf(stderr, "goref referee: cannot write %s: %s\n", tmp, strerror(saved ? saved : errno));
-			remove(tmp);
-			rc = EXIT_INPUT;
-		} else if (rename(tmp, out) != 0) {
-			fprintf(stderr, "goref referee: cannot rename %s to %s: %s\n", tmp, out, strerror(errno));
-			remove(tmp);
-			rc = EXIT_INPUT;
-		}
-	}
-	free(tmp);
-	gr_free(text);
-	return rc;
-}
-
 int cmd_referee(int argc, char **argv)
 {
 	gr_referee_options opt;
@@ -254,7 +211,7 @@ int cmd_referee(int argc, char **argv)
 			fprintf(stderr, "goref referee: out of memory\n");
 			result = EXIT_INPUT;
 		} else {
-			result = write_sgf(gr_referee_record(ref), sgf_out);
+			result = cli_write_sgf(gr_referee_record(ref), sgf_out);
 		}
 	}
 done:

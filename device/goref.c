@@ -18,6 +18,9 @@ static const char usage[] =
 	"  bench   measure the speed of the rules core\n"
 	"  detect  find the board and the stones in a photo: the diagram as seen\n"
 	"  eval    run detect on photos with their true positions and measure it\n"
+	"  replay  referee a game from recorded frames (a folder, or raw frames on\n"
+	"          stdin): events as they happen, the SGF and the count\n"
+	"  eval-video  replay rendered games and compare with their true events\n"
 	"\n"
 	"Run 'goref COMMAND --help' for the options of a command.\n"
 	"Exit status: 0 success, 1 something was found (an illegal move, no board),\n"
@@ -53,6 +56,10 @@ int main(int argc, char **argv)
 		return cmd_detect(argc - 1, argv + 1);
 	if (!strcmp(cmd, "eval"))
 		return cmd_eval(argc - 1, argv + 1);
+	if (!strcmp(cmd, "replay"))
+		return cmd_replay(argc - 1, argv + 1);
+	if (!strcmp(cmd, "eval-video"))
+		return cmd_eval_video(argc - 1, argv + 1);
 #endif
 	fprintf(stderr, "goref: unknown command '%s'\n\n%s", cmd, usage);
 	return EXIT_USAGE;

@@ -1,0 +1,316 @@
+/* goref replay: a refereed game from recorded frames.
+ * Built only with vision/ (GOREF_HAVE_VISION). */
+#ifdef GOREF_HAVE_VISION
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "count.h"
+#include "cvwrap.h"
+#include "dead.h"
+#include "loop.h"
+
+
+
+static const char replay_usage[] =
+	"usage: goref replay [options] SOURCE\n"
+	"\n"
+	"Watches a recorded game: finds the board, waits for the board to be\n"
+	"still and clear of hands, reads the stones, and referees what it sees\n"
+	"under the Chinese rules. Events print the moment they happen, one JSON\n"
+	"object a line (as goref referee prints them); at the end a \"summary\"\n"
+	"line with the count of the final position.\n"
+	"\n"
+	"SOURCE is a folder of frames (PNG or JPEG, in name order, numerically\n"
+	"when the names are numbers; times from DIR/times.txt, lines NAME\n"
+	"SECONDS, or --times, else --fps), or - for raw frames on standard input\n"
+	"(as `rpicam-vid -t 0 -n --codec yuv420 -o -` or `ffmpeg -f rawvideo`\n"
+	"write them; give --size).\n"
+	"\n"
+	"  --size WxH          the raw frames' size (with -)\n"
+	"  --format F          raw frames: rgb24 (default), yuv420 (full range),\n"
+	"                      yuv420-limited\n"
+	"  --stride N          bytes from one row to the next of raw frames\n"
+	"                      (default: none padded)\n"
+	"  --fps F             frames per second when no times file says (default 10)\n"
+	"  --times FILE        the frames' times (NAME SECONDS a line)\n"
+	"  --board N           the board's lines: 9, 13 or 19 (default 19)\n"
+	"  --still S           how long the board must be still before it is read\n"
+	"                      (default 0.3 s)\n"
+	"  --stills            every frame is a stable view by itself (photos, one\n"
+	"                      per position)\n"
+	"  --rotate DEG        turn the view clockwise by 90, 180 or 270 degrees so\n"
+	"                      that Black's side is at the bottom (a camera on\n"
+	"                      White's side: 180); the log and the record use the\n"
+	"                      turned view\n"
+	"  --komi S, --persist N, --repetition RULE, --setup\n"
+	"                      as in goref referee\n"
+	"  --sgf OUT           write the game record as SGF to OUT at the end\n"
+	"  --events OUT        write the events (JSON lines) to OUT as they happen\n"
+	"  --log OUT           write the observation log to OUT as it is made\n"
+	"                      (goref referee OUT replays the rulings alone)\n"
+	"  --quiet             print no events on standard output\n"
+	"  --progress          progress on standard error about once a second\n"
+	"                      (the default when standard error is a terminal)\n"
+	"\n"
+	"Exit status: 0 the frames were refereed, 2 a frame, the source or an\n"
+	"output cannot be read or written, 64 a usage error.\n";
+
+typedef struct replay_ctx {
+	bool quiet;
+	int size;
+	FILE *events;
+	char buf[8192];
+} replay_ctx;
+
+static void print_event(replay_ctx *c, const gr_event *e)
+{
+	size_t n = gr_event_json(e, c->size, c->buf, sizeof c->buf);
+	if (n >= sizeof c->buf)
+		n = sizeof c->buf - 1; /* cut short rather than nothing */
+	if (!c->quiet) {
+		fwrite(c->buf, 1, n, stdout);
+		fputc('\n', stdout);
+		fflush(stdout);
+	}
+	if (c->events) {
+		fwrite(c->buf, 1, n, c->events);
+		fputc('\n', c->events);
+		fflush(c->events);
+	}
+}
+
+static void on_event(const gr_event *e, void *ud)
+{
+	print_event(ud, e);
+}
+
+static void on_progress(long frames, long total, int moves, void *ud)
+{
+	(void)ud;
+	if (total > 0)
+		fprintf(stderr, "goref replay: frame %ld of %ld (%.0f%%), %d moves\n", frames, total,
+		        100.0 * (double)frames / (double)total, moves);
+	else
+		fprintf(stderr, "goref replay: frame %ld, %d moves\n", frames, moves);
+}
+
+static FILE *open_out(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		fprintf(stderr, "goref replay: cannot write %s: %s\n", path, strerror(errno));
+	return f;
+}
+
+static bool take_arg(int argc, char **argv, int *i, const char **out)
+{
+	if (*i + 1 >= argc || !argv[*i + 1][0]) {
+		fprintf(stderr, "goref replay: %s needs a value\n", argv[*i]);
+		return false;
+	}
+	*out = argv[++*i];
+	return true;
+}
+
+/* The count of the final position when the game was not counted: dead
+ * stones proposed by gr_dead_estimate. */
+static void final_count(replay_ctx *c, gr_referee *ref, double komi, double t)
+{
+	const gr_board *b = gr_referee_board(ref);
+	bool dead[GR_MAX_POINTS];
+	memset(dead, 0, sizeof dead);
+	if (gr_dead_estimate(dead, b, gr_referee_to_move(ref), NULL) != 0)
+		memset(dead, 0, sizeof dead);
+	gr_count cnt;
+	if (gr_count_board(&cnt, b, dead, komi, gr_referee_warnings(ref, GR_BLACK), gr_referee_warnings(ref, GR_WHITE)) != 0)
+		return;
+	gr_event e;
+	memset(&e, 0, sizeof e);
+	e.type = GR_EV_COUNT;
+	e.t = t;
+	e.point = GR_NONE;
+	e.to = GR_NONE;
+	e.count = &cnt;
+	e.message = "The count of the last position seen, with the dead stones goref proposes "
+	            "(nobody called the end): check it before you announce it.";
+	print_event(c, &e);
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	gd_loop_opts o;
+	gd_loop_opts_init(&o);
+	const char *src_path = NULL, *sgf_out = NULL, *events_out = NULL, *log_out = NULL;
+	const char *times = NULL, *size_s = NULL, *format_s = "rgb24";
+	double fps = 0;
+	int stride = 0;
+	bool quiet = false, progress = isatty(2) != 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (cli_is_help(a)) {
+			fputs(replay_usage, stdout);
+			return EXIT_OK;
+		} else if (!strcmp(a, "--size")) {
+			if (!take_arg(argc, argv, &i, &size_s))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--format")) {
+			if (!take_arg(argc, argv, &i, &format_s))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--stride")) {
+			if (!cli_parse_int("--stride", i + 1 < argc ? argv[++i] : NULL, 1, 1 << 20, &stride))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--fps")) {
+			if (!cli_parse_double("--fps", i + 1 < argc ? argv[++i] : NULL, 0.01, 1000, &fps))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--times")) {
+			if (!take_arg(argc, argv, &i, &times))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--board")) {
+			if (!cli_parse_int("--board", i + 1 < argc ? argv[++i] : NULL, 9, 19, &o.pipe.size))
+				return EXIT_USAGE;
+			if (o.pipe.size != 9 && o.pipe.size != 13 && o.pipe.size != 19) {
+				fprintf(stderr, "goref replay: --board must be 9, 13 or 19\n");
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(a, "--still")) {
+			if (!cli_parse_double("--still", i + 1 < argc ? argv[++i] : NULL, 0, 60, &o.pipe.still_s))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--rotate")) {
+			int deg = 0;
+			if (!cli_parse_int("--rotate", i + 1 < argc ? argv[++i] : NULL, 0, 270, &deg))
+				return EXIT_USAGE;
+			if (deg % 90) {
+				fprintf(stderr, "goref replay: --rotate takes 0, 90, 180 or 270\n");
+				return EXIT_USAGE;
+			}
+			o.rotate = deg / 90;
+		} else if (!strcmp(a, "--stills")) {
+			o.pipe.stills = true;
+		} else if (!strcmp(a, "--komi")) {
+			if (!cli_parse_double("--komi", i + 1 < argc ? argv[++i] : NULL, -400, 400, &o.ref.komi))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--persist")) {
+			if (!cli_parse_int("--persist", i + 1 < argc ? argv[++i] : NULL, 1, 1000, &o.ref.persist))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--repetition")) {
+			int r = gr_repetition_rule_parse(i + 1 < argc ? argv[++i] : NULL);
+			if (r < 0) {
+				fprintf(stderr, "goref replay: --repetition takes forbid, draw, replay or no-result\n");
+				return EXIT_USAGE;
+			}
+			o.ref.repetition = (gr_repetition_rule)r;
+		} else if (!strcmp(a, "--setup")) {
+			o.setup = true;
+		} else if (!strcmp(a, "--sgf")) {
+			if (!take_arg(argc, argv, &i, &sgf_out))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--events")) {
+			if (!take_arg(argc, argv, &i, &events_out))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--log")) {
+			if (!take_arg(argc, argv, &i, &log_out))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--quiet")) {
+			quiet = true;
+		} else if (!strcmp(a, "--progress")) {
+			progress = true;
+		} else if (!cli_positional("replay", replay_usage, "SOURCE", a, &src_path)) {
+			return EXIT_USAGE;
+		}
+	}
+	if (!cli_require("replay", replay_usage, "SOURCE", src_path))
+		return EXIT_USAGE;
+	char err[512] = "";
+	gd_source *src = NULL;
+	bool raw = !strcmp(src_path, "-");
+	if (raw) {
+		int w = 0, h = 0;
+		int fmt = gd_format_parse(format_s);
+		if (!size_s || gd_size_parse(size_s, &w, &h) != 0) {
+			fprintf(stderr, "goref replay: raw frames on stdin need --size WxH (e.g. 1280x720)\n");
+			return EXIT_USAGE;
+		}
+		if (fmt < 0) {
+			fprintf(stderr, "goref replay: --format takes rgb24, yuv420 or yuv420-limited\n");
+			return EXIT_USAGE;
+		}
+		if (gd_source_open_raw(&src, stdin, w, h, (gd_format)fmt, (size_t)stride, fps, err, sizeof err)) {
+			fprintf(stderr, "goref replay: %s\n", err);
+			return EXIT_USAGE;
+		}
+	} else {
+		if (size_s || stride) {
+			fprintf(stderr, "goref replay: --size and --stride are for raw frames on stdin (SOURCE -)\n");
+			return EXIT_USAGE;
+		}
+		if (gd_source_open_dir(&src, src_path, times, fps, err, sizeof err)) {
+			fprintf(stderr, "goref replay: %s\n", err);
+			return EXIT_INPUT;
+		}
+	}
+	replay_ctx *ctx = calloc(1, sizeof *ctx);
+	if (!ctx) {
+		gd_source_free(src);
+		fprintf(stderr, "goref replay: out of memory\n");
+		return EXIT_INPUT;
+	}
+	int result = EXIT_OK;
+	FILE *log = NULL;
+	ctx->quiet = quiet;
+	ctx->size = o.pipe.size ? o.pipe.size : 19;
+	if ((events_out && !(ctx->events = open_out(events_out))) || (log_out && !(log = open_out(log_out)))) {
+		result = EXIT_INPUT;
+		goto done;
+	}
+	if (log)
+		fprintf(log, "# goref replay of %s\n", raw ? "stdin" : src_path);
+	o.log = log;
+	o.on_event = on_event;
+	o.ud = ctx;
+	o.on_progress = progress ? on_progress : NULL;
+	gv_cv_threads(1, NULL, 0);
+	gr_referee *ref = NULL;
+	gd_loop_stats st;
+	int rc = gd_loop_run(src, &o, &ref, &st, err, sizeof err);
+	if (rc) {
+		fprintf(stderr, "goref replay: %s: %s\n", gd_source_name(src), err);
+		result = EXIT_INPUT;
+	}
+	if (ref && !gr_referee_finished(ref))
+		final_count(ctx, ref, o.ref.komi, st.last_t);
+	if (!ref)
+		fprintf(stderr, "goref replay: no board was found in %ld frame%s\n", st.frames, st.frames == 1 ? "" : "s");
+	if (sgf_out && ref && cli_write_sgf(gr_referee_record(ref), sgf_out) != EXIT_OK)
+		result = EXIT_INPUT;
+	if (!quiet || ctx->events) {
+		snprintf(ctx->buf, sizeof ctx->buf,
+		         "{\"type\":\"summary\",\"frames\":%ld,\"width\":%d,\"height\":%d,\"observations\":%ld,"
+		         "\"moves\":%d,\"relocations\":%ld,\"held_points\":%ld,\"ms_per_frame\":%.3f,"
+		         "\"ms_max\":%.3f,\"ms_read_per_frame\":%.3f}",
+		         st.frames, st.width, st.height, st.observations,
+		         ref ? gr_record_move_count(gr_referee_record(ref)) : 0, st.pipe.relocations,
+		         st.pipe.held_points, st.frames ? st.pipe_ms / (double)st.frames : 0.0, st.pipe_max_ms,
+		         st.frames ? st.read_ms / (double)st.frames : 0.0);
+		if (!quiet)
+			puts(ctx->buf);
+		if (ctx->events)
+			fprintf(ctx->events, "%s\n", ctx->buf);
+	}
+	gr_referee_free(ref);
+done:
+	if (ctx->events && fclose(ctx->events) != 0) {
+		fprintf(stderr, "goref replay: cannot write %s: %s\n", events_out, strerror(errno));
+		result = EXIT_INPUT;
+	}
+	if (log && fclose(log) != 0) {
+		fprintf(stderr, "goref replay: cannot write %s: %s\n", log_out, strerror(errno));
+		result = EXIT_INPUT;
+	}
+	free(ctx);
+	gd_source_free(src);
+	return result;
+}
+#endif
