@@ -1,10 +1,13 @@
 /* goref program: frames to a refereed game. See loop.h. */
 #ifdef GOREF_HAVE_VISION
+#define _POSIX_C_SOURCE 200809L
 #include "loop.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "obslog.h"
 
@@ -22,13 +25,61 @@ void gd_loop_opts_init(gd_loop_opts *o)
 	gr_referee_options_init(&o->ref);
 }
 
-/* Counts the moves the referee recorded, for progress. */
-static int count_moves(const gr_referee *ref)
+#define LINE_CAP 8192
+
+struct gd_loop {
+	gd_loop_opts o;
+	gv_pipeline *pipe;
+	gr_referee *ref;
+	gv_observation obs;
+	gd_loop_stats st;
+	double offset;
+	bool positions; /* a position was refereed (setup stones taken) */
+	char line[LINE_CAP];
+};
+
+int gd_loop_new(gd_loop **out, const gd_loop_opts *o, char *err, size_t cap)
 {
-	if (!ref)
-		return 0;
-	const gr_record *rec = gr_referee_record(ref);
-	return gr_record_move_count(rec);
+	*out = NULL;
+	gd_loop *l = calloc(1, sizeof *l);
+	if (!l) {
+		snprintf(err, cap, "out of memory");
+		return GV_ENOMEM;
+	}
+	l->o = *o;
+	int rc = gv_pipeline_new(&l->pipe, &o->pipe);
+	if (rc) {
+		snprintf(err, cap, rc == GV_ENOMEM ? "out of memory" : "bad pipeline options");
+		free(l);
+		return rc;
+	}
+	*out = l;
+	return 0;
+}
+
+void gd_loop_free(gd_loop *l)
+{
+	if (!l)
+		return;
+	gv_pipeline_free(l->pipe);
+	gr_referee_free(l->ref);
+	free(l);
+}
+
+void gd_loop_set_offset(gd_loop *l, double seconds)
+{
+	l->offset = seconds;
+}
+
+gr_referee *gd_loop_referee(const gd_loop *l)
+{
+	return l->ref;
+}
+
+const gd_loop_stats *gd_loop_get_stats(gd_loop *l)
+{
+	gv_pipeline_get_stats(l->pipe, &l->st.pipe);
+	return &l->st;
 }
 
 /* Turns the cells a quarter turn clockwise q times. */
@@ -43,98 +94,152 @@ static void rotate_cells(unsigned char *cells, int n, int q)
 	}
 }
 
+/* Appends text to the log and, with sync, puts it on the disk. */
+static int log_text(gd_loop *l, const char *text, char *err, size_t cap)
+{
+	if (!l->o.log)
+		return 0;
+	if (fputs(text, l->o.log) == EOF || fflush(l->o.log) != 0 ||
+	    (l->o.sync && fsync(fileno(l->o.log)) != 0 && errno != EINVAL)) {
+		snprintf(err, cap, "cannot write the log: %s", strerror(errno));
+		return GV_EWRITE;
+	}
+	return 0;
+}
+
+int gd_loop_observe(gd_loop *l, double t, int size, const unsigned char *cells, bool log, char *err, size_t cap)
+{
+	t += l->offset;
+	if (log) {
+		size_t n = gr_obslog_write_position(t, size, cells, l->line, LINE_CAP);
+		if (n >= LINE_CAP) {
+			snprintf(err, cap, "internal: a log entry too long");
+			return GV_EINVAL;
+		}
+		int rc = log_text(l, l->line, err, cap);
+		if (rc)
+			return rc;
+	}
+	double t0 = gd_cpu_ms();
+	if (!l->ref) {
+		if (gr_referee_new(&l->ref, size, &l->o.ref, l->o.on_event, l->o.ud) != 0) {
+			snprintf(err, cap, "out of memory");
+			return GV_ENOMEM;
+		}
+	}
+	if (l->o.setup && !l->positions) {
+		const gr_board *b = gr_referee_board(l->ref);
+		for (int y = 0; y < size; y++)
+			for (int x = 0; x < size; x++) {
+				gr_color c = (gr_color)cells[y * size + x];
+				if (c != GR_EMPTY)
+					gr_referee_setup(l->ref, c, gr_pt(b, x, y));
+			}
+	}
+	l->positions = true;
+	int rc = gr_referee_observe(l->ref, t, cells);
+	l->st.ref_ms += gd_cpu_ms() - t0;
+	l->st.observations++;
+	if (t > l->st.last_t)
+		l->st.last_t = t;
+	if (rc) {
+		snprintf(err, cap, "the referee refused the position at %.3f s (%d)", t, rc);
+		return GV_EINVAL;
+	}
+	return 0;
+}
+
+int gd_loop_command(gd_loop *l, double t, gr_command cmd, gr_color color, bool log, char *err, size_t cap)
+{
+	t += l->offset;
+	if (l->st.last_t > t)
+		t = l->st.last_t; /* a command between two frames: never back in time */
+	if (log) {
+		size_t n = gr_obslog_write_command(t, cmd, color, l->line, LINE_CAP);
+		if (n >= LINE_CAP) {
+			snprintf(err, cap, "internal: a log entry too long");
+			return GV_EINVAL;
+		}
+		int rc = log_text(l, l->line, err, cap);
+		if (rc)
+			return rc;
+	}
+	if (!l->ref) {
+		snprintf(err, cap, "no board seen yet: '%s' has no game to go to", gr_command_name(cmd));
+		return GV_EINVAL;
+	}
+	l->st.last_t = t;
+	if (gr_referee_command(l->ref, t, cmd, color) != 0) {
+		snprintf(err, cap, "the referee refused '%s' at %.3f s", gr_command_name(cmd), t);
+		return GV_EINVAL;
+	}
+	return 0;
+}
+
+int gd_loop_frame(gd_loop *l, const gv_image *frame, double t, char *err, size_t cap)
+{
+	double t1 = gd_cpu_ms();
+	l->st.frames++;
+	l->st.width = frame->width;
+	l->st.height = frame->height;
+	int rc = gv_pipeline_feed(l->pipe, frame, t, &l->obs, err, cap);
+	double t2 = gd_cpu_ms();
+	l->st.pipe_ms += t2 - t1;
+	if (t2 - t1 > l->st.pipe_max_ms)
+		l->st.pipe_max_ms = t2 - t1;
+	if (t + l->offset > l->st.last_t)
+		l->st.last_t = t + l->offset;
+	if (rc != 1)
+		return rc;
+	gv_observation *obs = &l->obs;
+	rotate_cells(obs->cells, obs->size, l->o.rotate & 3);
+	if (l->o.log) {
+		char note[128] = "";
+		if (obs->nheld)
+			snprintf(note, sizeof note, "# %d point%s hidden or unsure: kept as last seen\n", obs->nheld,
+			         obs->nheld == 1 ? "" : "s");
+		if (obs->relocated)
+			snprintf(note + strlen(note), sizeof note - strlen(note), "# the board moved: its grid was found again\n");
+		if (note[0] && (rc = log_text(l, note, err, cap)) != 0)
+			return rc;
+	}
+	rc = gd_loop_observe(l, obs->t, obs->size, obs->cells, true, err, cap);
+	return rc ? rc : 1;
+}
+
 int gd_loop_run(gd_source *src, const gd_loop_opts *o, gr_referee **ref_out, gd_loop_stats *st,
-                  char *err, size_t cap)
+                char *err, size_t cap)
 {
 	memset(st, 0, sizeof *st);
 	*ref_out = NULL;
-	gv_pipeline *pipe = NULL;
-	int rc = gv_pipeline_new(&pipe, &o->pipe);
-	if (rc) {
-		snprintf(err, cap, rc == GV_ENOMEM ? "out of memory" : "bad pipeline options");
+	gd_loop *l = NULL;
+	int rc = gd_loop_new(&l, o, err, cap);
+	if (rc)
 		return rc;
-	}
-	gv_observation *obs = malloc(sizeof *obs);
-	char *line = malloc(8192);
-	if (!obs || !line) {
-		free(obs);
-		free(line);
-		gv_pipeline_free(pipe);
-		snprintf(err, cap, "out of memory");
-		return GV_ENOMEM;
-	}
-	gr_referee *ref = NULL;
 	long total = gd_source_count(src);
 	double last_progress = gd_cpu_ms();
+	double read_ms = 0;
 	for (;;) {
 		gv_image *frame = NULL;
 		double t = 0;
 		double t0 = gd_cpu_ms();
 		rc = gd_source_next(src, &frame, &t, err, cap);
-		double t1 = gd_cpu_ms();
-		st->read_ms += t1 - t0;
+		read_ms += gd_cpu_ms() - t0;
 		if (rc <= 0)
 			break;
-		st->frames++;
-		st->last_t = t;
-		st->width = frame->width;
-		st->height = frame->height;
-		rc = gv_pipeline_feed(pipe, frame, t, obs, err, cap);
-		double t2 = gd_cpu_ms();
-		st->pipe_ms += t2 - t1;
-		if (t2 - t1 > st->pipe_max_ms)
-			st->pipe_max_ms = t2 - t1;
+		rc = gd_loop_frame(l, frame, t, err, cap);
 		if (rc < 0)
 			break;
-		if (rc == 1) {
-			st->observations++;
-			rotate_cells(obs->cells, obs->size, o->rotate & 3);
-			if (o->log) {
-				size_t n = gr_obslog_write_position(obs->t, obs->size, obs->cells, line, 8192);
-				if (n < 8192) {
-					if (obs->nheld)
-						fprintf(o->log, "# %d point%s hidden or unsure: kept as last seen\n", obs->nheld,
-						        obs->nheld == 1 ? "" : "s");
-					if (obs->relocated)
-						fputs("# the board moved: its grid was found again\n", o->log);
-					fputs(line, o->log);
-					fflush(o->log);
-				}
-			}
-			if (!ref) {
-				rc = gr_referee_new(&ref, obs->size, &o->ref, o->on_event, o->ud);
-				if (rc) {
-					snprintf(err, cap, "out of memory");
-					break;
-				}
-				if (o->setup) {
-					const gr_board *b = gr_referee_board(ref);
-					for (int y = 0; y < obs->size; y++)
-						for (int x = 0; x < obs->size; x++) {
-							gr_color c = (gr_color)obs->cells[y * obs->size + x];
-							if (c != GR_EMPTY)
-								gr_referee_setup(ref, c, gr_pt(b, x, y));
-						}
-				}
-			}
-			rc = gr_referee_observe(ref, obs->t, obs->cells);
-			st->ref_ms += gd_cpu_ms() - t2;
-			if (rc) {
-				snprintf(err, cap, "the referee refused the observation at %.3f s (%d)", obs->t, rc);
-				break;
-			}
-		}
-		rc = 0;
 		if (o->on_progress && gd_cpu_ms() - last_progress >= 1000) {
 			last_progress = gd_cpu_ms();
-			o->on_progress(st->frames, total, count_moves(ref), o->ud);
+			o->on_progress(l->st.frames, total, l->ref ? gr_record_move_count(gr_referee_record(l->ref)) : 0, o->ud);
 		}
 	}
-	gv_pipeline_get_stats(pipe, &st->pipe);
-	gv_pipeline_free(pipe);
-	free(obs);
-	free(line);
-	*ref_out = ref;
+	*st = *gd_loop_get_stats(l);
+	st->read_ms = read_ms;
+	*ref_out = l->ref;
+	l->ref = NULL;
+	gd_loop_free(l);
 	return rc < 0 ? rc : 0;
 }
 #endif

@@ -1,10 +1,15 @@
 /*
- * goref program: frames to a refereed game, the loop that `goref replay`
- * and `goref eval-video` share (and `goref watch` will).
+ * goref program: frames to a refereed game, the loop that `goref replay`,
+ * `goref eval-video` and `goref watch` share.
  *
  * source (device/source.h) -> frame pipeline (vision/pipeline.h) ->
- * observation log line (written to `log` if given, flushed) -> referee
- * (rules/referee.h) -> events (to the callback).
+ * observation -> log (written and, with sync, on the disk before anything
+ * else happens) -> referee (rules/referee.h) -> events (to the callback).
+ *
+ * The log is an observation log (rules/obslog.h): positions in the players'
+ * view and the operator's commands. Fed back through gd_loop_observe and
+ * gd_loop_command (or `goref referee LOG`), it gives the same game: that is
+ * how `goref watch` continues a game after a crash.
  *
  * Built only with vision/ (GOREF_HAVE_VISION).
  */
@@ -25,10 +30,11 @@ typedef struct gd_loop_opts {
 	int rotate;               /* quarter turns clockwise (0..3) that bring the view as seen to the
 	                             players' view (Black's side at the bottom): a camera on White's side
 	                             needs 2 */
-	FILE *log;                /* the observation log is written here as it is made (or NULL) */
+	FILE *log;                /* the observation log is appended here as it is made (or NULL) */
+	bool sync;                /* flush the log to the disk (fsync) before the referee acts */
 	gr_event_cb on_event;     /* each referee event (or NULL) */
 	void *ud;
-	/* progress, called about once a second of CPU time (or NULL) */
+	/* progress, called about once a second of CPU time by gd_loop_run (or NULL) */
 	void (*on_progress)(long frames, long total, int moves, void *ud);
 } gd_loop_opts;
 
@@ -40,19 +46,46 @@ typedef struct gd_loop_stats {
 	double pipe_max_ms;    /* the slowest frame in the pipeline */
 	double ref_ms;         /* CPU time in the referee */
 	int width, height;
-	double last_t;         /* the time of the last frame */
+	double last_t;         /* the time of the last frame, observation or command */
 	gv_pipeline_stats pipe;
 } gd_loop_stats;
 
 void gd_loop_opts_init(gd_loop_opts *o);
 
-/* Runs src to its end. *ref_out receives the referee (free it with
- * gr_referee_free; it holds the record), or NULL when no board was ever
- * seen. Returns 0, or an error code with a message in err: a frame that
- * cannot be read, a pipeline failure, GV_ENOMEM. What was refereed before
- * an error is kept in *ref_out. */
+typedef struct gd_loop gd_loop;
+
+/* A loop with the options o (copied; o->log and o->ud must outlive it).
+ * Returns 0, GV_EINVAL (bad options) or GV_ENOMEM, with a message. */
+int gd_loop_new(gd_loop **out, const gd_loop_opts *o, char *err, size_t cap);
+void gd_loop_free(gd_loop *l);
+
+/* Times given to the loop are shifted by this many seconds (a game resumed
+ * from its log goes on after the log's last time). */
+void gd_loop_set_offset(gd_loop *l, double seconds);
+
+/* One frame taken at t (before the offset): the pipeline, and when it
+ * makes an observation, the log and the referee. Returns 1 when an
+ * observation was made, 0 when not, or an error (a pipeline failure,
+ * GV_EWRITE when the log cannot be written, GV_ENOMEM). */
+int gd_loop_frame(gd_loop *l, const gv_image *frame, double t, char *err, size_t cap);
+
+/* A position in the players' view (already turned), or an operator's
+ * command, at t (before the offset): logged (when log is true) then
+ * refereed. Returns 0 or an error as gd_loop_frame. */
+int gd_loop_observe(gd_loop *l, double t, int size, const unsigned char *cells, bool log, char *err, size_t cap);
+int gd_loop_command(gd_loop *l, double t, gr_command cmd, gr_color color, bool log, char *err, size_t cap);
+
+/* The referee (NULL until the first position); the loop owns it. */
+gr_referee *gd_loop_referee(const gd_loop *l);
+const gd_loop_stats *gd_loop_get_stats(gd_loop *l);
+
+/* Runs src to its end through a new loop. *ref_out receives the referee
+ * (free it with gr_referee_free; it holds the record), or NULL when no board
+ * was ever seen. Returns 0, or an error code with a message in err: a frame
+ * that cannot be read, a pipeline failure, GV_ENOMEM. What was refereed
+ * before an error is kept in *ref_out. */
 int gd_loop_run(gd_source *src, const gd_loop_opts *o, gr_referee **ref_out, gd_loop_stats *st,
-                  char *err, size_t cap);
+                char *err, size_t cap);
 
 /* CPU time of the calling thread, in milliseconds. */
 double gd_cpu_ms(void);

@@ -54,6 +54,7 @@ struct gv_pipeline {
 	bool have_obs;
 	unsigned char cells[NPT];
 	float ref_sq[NSQ][3];     /* square middles' colour at the last reading */
+	double hid_since[NSQ];    /* when a square was first read hidden in a row of readings (-1: not) */
 	bool have_ref;
 	gv_pipeline_stats st;
 };
@@ -68,6 +69,7 @@ void gv_pipeline_opts_init(gv_pipeline_opts *o)
 	o->hidden = 0.12;
 	o->unsure = 0.1f;
 	o->relocate = true;
+	o->stuck_s = 20;
 }
 
 int gv_pipeline_new(gv_pipeline **out, const gv_pipeline_opts *opts)
@@ -83,7 +85,7 @@ int gv_pipeline_new(gv_pipeline **out, const gv_pipeline_opts *opts)
 	if (o.size == 0)
 		o.size = 19;
 	if ((o.size != 9 && o.size != 13 && o.size != 19) || !(o.still_s >= 0) || !(o.repeat_s > 0) ||
-	    !(o.motion > 0) || !(o.hidden > 0) || !(o.unsure >= 0))
+	    !(o.motion > 0) || !(o.stuck_s > 0) || !(o.hidden > 0) || !(o.unsure >= 0))
 		return GV_EINVAL;
 	gv_pipeline *p = calloc(1, sizeof *p);
 	if (!p)
@@ -151,6 +153,8 @@ static void use_grid(gv_pipeline *p, const double H[9])
 	p->located = true;
 	p->win = false;
 	p->have_ref = false;
+	for (int k = 0; k < NSQ; k++)
+		p->hid_since[k] = -1;
 }
 
 /* Mean grey of a patch (-1 when no sample is on the image). */
@@ -406,14 +410,33 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 				obs->cells[k] = cells[k];
 			}
 		}
-	/* the square middles become the reference when nothing hides any of them
-	 * (a hand's edge may pass the test on a few squares: they must not
-	 * become the reference) */
-	if (!p->have_ref || nhid == 0) {
-		for (int k = 0; k < p->nsq; k++)
+	/* the square middles become the reference, but for the hidden ones and
+	 * those next to them (a hand's edge may pass the test on a few squares:
+	 * they must not become the reference) */
+	for (int k = 0; k < p->nsq; k++) {
+		bool near = false;
+		int m = n + 1, qi = k % m, qj = k / m;
+		for (int a = -1; a <= 1 && !near && p->have_ref; a++)
+			for (int b = -1; b <= 1 && !near; b++) {
+				int i = qi + b, j = qj + a;
+				near = i >= 0 && j >= 0 && i < m && j < m && hid[j * m + i];
+			}
+		/* hidden for a long time: something was left there (a bowl's lid, a
+		 * score sheet): it becomes the board's look */
+		if (hid[k] && p->hid_since[k] < 0)
+			p->hid_since[k] = t;
+		else if (!hid[k])
+			p->hid_since[k] = -1;
+		if (hid[k] && t - p->hid_since[k] >= p->o.stuck_s)
+			near = false;
+		if (!near)
 			memcpy(p->ref_sq[k], cur[k], sizeof cur[k]);
-		p->have_ref = true;
 	}
+	p->have_ref = true;
+	if (getenv("GOREF_PIPE_DEBUG"))
+		for (int k = 0; k < p->nsq; k++)
+			if (hid[k])
+				fprintf(stderr, "t %.2f hidden square %d,%d\n", t, k % (n + 1), k / (n + 1));
 	p->st.held_points += obs->nheld;
 	return 1;
 }

@@ -20,6 +20,12 @@
  *      observation (after the overall light change is taken out) has a hand,
  *      a sleeve or a shadow over it. The four points around a hidden square
  *      are not read: they keep their last value (they are not guessed).
+ *      Seen at an angle, a stone leans into the squares beside its point: a
+ *      patch of at most 6 changed squares, each touching a point whose
+ *      reading changed, is such a stone coming or going, not a hand.
+ *      Square middles not hidden (nor next to a hidden one) are taken as
+ *      the new reference; one hidden at every reading for `stuck_s` seconds
+ *      too (a lid or a score sheet left on the board's edge).
  *    - The grid is looked for again (gv_locate). If it moved (the board was
  *      bumped, the camera shifted) the new grid is taken: at once when it
  *      moved by less than a cell and a half, after two readings that agree
@@ -50,6 +56,8 @@ typedef struct gv_pipeline_opts {
 	double motion;    /* grey levels a patch may change and still be still (default 8) */
 	double hidden;    /* share of each colour channel a square middle may change, after
 	                     the overall light change, and not count as hidden (default 0.12) */
+	double stuck_s;   /* a square hidden at every reading for this long is taken as the
+	                     board's new look: something left lying there (default 20 s) */
 	float unsure;     /* points read with a confidence under this keep their last value (default 0.15) */
 	bool stills;      /* every frame is a stable view (see above) */
 	bool relocate;    /* look for the grid again at every reading (default true) */
