@@ -1,0 +1,709 @@
+/*
+ * goref-render: the physical scene and its picture (see scene.h).
+ */
+#include "scene.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+#define NOISE_BITS 22
+#define NOISE_N (1u << NOISE_BITS)
+
+/* ---- random numbers */
+
+uint64_t rs_next(rs_rng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+double rs_uniform(rs_rng *r, double lo, double hi)
+{
+	return lo + (hi - lo) * (double)(rs_next(r) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+int rs_int(rs_rng *r, int n) { return n <= 0 ? 0 : (int)(rs_next(r) % (uint64_t)n); }
+
+double rs_gauss(rs_rng *r)
+{
+	double u1 = rs_uniform(r, 1e-12, 1.0), u2 = rs_uniform(r, 0.0, 1.0);
+	return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+}
+
+uint64_t rs_hash(uint64_t a, uint64_t b)
+{
+	rs_rng r = {a * 0x9e3779b97f4a7c15ULL ^ (b + 0x632be59bd9b4e019ULL)};
+	rs_next(&r);
+	return rs_next(&r);
+}
+
+/* ---- the scene */
+
+struct rs_scene {
+	rs_scene_params p;
+	int W, H, N;
+	double C[3], R[3], D[3], F[3]; /* camera centre and axes (right, down, forward) */
+	double f, cx, cy, k1;
+	double pxmm;                   /* mm a pixel, about, on the board */
+	float *map;                    /* per pixel: world X, Y */
+	double wxmin, wxmax, wymin, wymax; /* world box of the picture */
+	unsigned char *base, *still;   /* RGB, W x H */
+	double pc, ps, ptx, pty;       /* board pose: world = rot * (u, -v) + t */
+	unsigned char color[RS_MAXN][RS_MAXN];
+	double du[RS_MAXN][RS_MAXN], dv[RS_MAXN][RS_MAXN];
+	float tone[RS_MAXN][RS_MAXN];
+	int8_t *noise;                 /* NOISE_N + one row of Gaussian noise */
+	/* wood */
+	uint64_t wood_seed;
+	double wood_rgb[3], table_rgb[3];
+	double grain_period;
+	/* light */
+	double light_period, light_phase, band_period, band_phase;
+};
+
+static double clamp01(double x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
+static double smoothstep(double a, double b, double x)
+{
+	double t = clamp01((x - a) / (b - a));
+	return t * t * (3 - 2 * t);
+}
+static unsigned char to8(double v) { return (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v + 0.5); }
+
+/* value noise in [0, 1) on a unit lattice */
+static double lattice(uint64_t seed, long ix, long iy)
+{
+	uint64_t h = rs_hash(seed ^ (uint64_t)ix * 0x8cb92ba72f3d8dd7ULL, (uint64_t)iy);
+	return (double)(h >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static double vnoise(uint64_t seed, double x, double y)
+{
+	double fx = floor(x), fy = floor(y);
+	long ix = (long)fx, iy = (long)fy;
+	double tx = x - fx, ty = y - fy;
+	tx = tx * tx * (3 - 2 * tx);
+	ty = ty * ty * (3 - 2 * ty);
+	double a = lattice(seed, ix, iy), b = lattice(seed, ix + 1, iy);
+	double c = lattice(seed, ix, iy + 1), d = lattice(seed, ix + 1, iy + 1);
+	return (a + (b - a) * tx) + ((c + (d - c) * tx) - (a + (b - a) * tx)) * ty;
+}
+
+static double grid_half_u(const rs_scene *s) { return (s->N - 1) * 0.5 * RS_CELL_X; }
+static double grid_half_v(const rs_scene *s) { return (s->N - 1) * 0.5 * RS_CELL_Y; }
+
+static void world_to_board(const rs_scene *s, double X, double Y, double *u, double *v)
+{
+	double x = X - s->ptx, y = Y - s->pty;
+	*u = s->pc * x + s->ps * y;
+	*v = -(-s->ps * x + s->pc * y);
+}
+
+static void board_to_world(const rs_scene *s, double u, double v, double *X, double *Y)
+{
+	double p = u, q = -v;
+	*X = s->pc * p - s->ps * q + s->ptx;
+	*Y = s->ps * p + s->pc * q + s->pty;
+}
+
+void rs_scene_project(const rs_scene *s, double wx, double wy, double *px, double *py)
+{
+	double d[3] = {wx - s->C[0], wy - s->C[1], -s->C[2]};
+	double xc = s->R[0] * d[0] + s->R[1] * d[1] + s->R[2] * d[2];
+	double yc = s->D[0] * d[0] + s->D[1] * d[1] + s->D[2] * d[2];
+	double zc = s->F[0] * d[0] + s->F[1] * d[1] + s->F[2] * d[2];
+	if (zc < 1e-6)
+		zc = 1e-6;
+	double x = xc / zc, y = yc / zc;
+	double k = 1 + s->k1 * (x * x + y * y);
+	*px = s->f * x * k + s->cx;
+	*py = s->f * y * k + s->cy;
+}
+
+void rs_scene_point_world(const rs_scene *s, double x, double y, double *wx, double *wy)
+{
+	board_to_world(s, x * RS_CELL_X - grid_half_u(s), y * RS_CELL_Y - grid_half_v(s), wx, wy);
+}
+
+void rs_scene_corners(const rs_scene *s, double out[8])
+{
+	const int cx[4] = {0, 1, 1, 0}, cy[4] = {0, 0, 1, 1};
+	for (int i = 0; i < 4; i++) {
+		double wx, wy;
+		rs_scene_point_world(s, cx[i] * (s->N - 1), cy[i] * (s->N - 1), &wx, &wy);
+		rs_scene_project(s, wx, wy, &out[2 * i], &out[2 * i + 1]);
+	}
+}
+
+static void setup_camera(rs_scene *s)
+{
+	double t = s->p.tilt_deg * M_PI / 180, psi = s->p.yaw_deg * M_PI / 180;
+	double dist = 1000;
+	s->C[0] = 0;
+	s->C[1] = -dist * sin(t);
+	s->C[2] = dist * cos(t);
+	s->F[0] = 0;
+	s->F[1] = sin(t);
+	s->F[2] = -cos(t);
+	double R0[3] = {1, 0, 0}, D0[3] = {0, -cos(t), -sin(t)};
+	for (int i = 0; i < 3; i++) {
+		s->R[i] = cos(psi) * R0[i] + sin(psi) * D0[i];
+		s->D[i] = -sin(psi) * R0[i] + cos(psi) * D0[i];
+	}
+	/* scale and centre: the board (with its margin) fills 85% of the height */
+	s->f = 1;
+	s->cx = s->cy = 0;
+	s->k1 = 0;
+	double bu = grid_half_u(s) + RS_MARGIN, bv = grid_half_v(s) + RS_MARGIN;
+	double xmin = 1e9, xmax = -1e9, ymin = 1e9, ymax = -1e9;
+	for (int i = 0; i < 4; i++) {
+		double X, Y, x, y;
+		board_to_world(s, i & 1 ? bu : -bu, i & 2 ? bv : -bv, &X, &Y);
+		rs_scene_project(s, X, Y, &x, &y);
+		xmin = fmin(xmin, x), xmax = fmax(xmax, x), ymin = fmin(ymin, y), ymax = fmax(ymax, y);
+	}
+	s->f = 0.85 * s->H / (ymax - ymin);
+	s->cx = s->W * 0.5 - s->f * (xmin + xmax) * 0.5;
+	s->cy = s->H * 0.5 - s->f * (ymin + ymax) * 0.5;
+	s->k1 = s->p.k1;
+	s->pxmm = 2 * bv / (0.85 * s->H);
+}
+
+static void compute_map(rs_scene *s)
+{
+	s->wxmin = s->wymin = 1e18;
+	s->wxmax = s->wymax = -1e18;
+	for (int py = 0; py < s->H; py++)
+		for (int px = 0; px < s->W; px++) {
+			double xd = (px - s->cx) / s->f, yd = (py - s->cy) / s->f;
+			double x = xd, y = yd;
+			for (int it = 0; it < 6; it++) {
+				double k = 1 + s->k1 * (x * x + y * y);
+				x = xd / k;
+				y = yd / k;
+			}
+			double dir[3];
+			for (int i = 0; i < 3; i++)
+				dir[i] = x * s->R[i] + y * s->D[i] + s->F[i];
+			double t = -s->C[2] / dir[2];
+			double X = s->C[0] + t * dir[0], Y = s->C[1] + t * dir[1];
+			float *m = s->map + 2 * ((size_t)py * s->W + px);
+			m[0] = (float)X;
+			m[1] = (float)Y;
+			s->wxmin = fmin(s->wxmin, X), s->wxmax = fmax(s->wxmax, X);
+			s->wymin = fmin(s->wymin, Y), s->wymax = fmax(s->wymax, Y);
+		}
+}
+
+static bool star_point(int n, int x, int y)
+{
+	int a = n >= 13 ? 3 : 2, b = n - 1 - a, c = n / 2;
+	if (n < 7)
+		return false;
+	bool ex = x == a || x == b, ey = y == a || y == b;
+	if (ex && ey)
+		return true;
+	if (x == c && y == c && n % 2)
+		return true;
+	if (n >= 19 && ((x == c && ey) || (y == c && ex)))
+		return true;
+	return false;
+}
+
+/* The board without stones at one pixel. */
+static void base_pixel(const rs_scene *s, double X, double Y, unsigned char *out)
+{
+	double u, v;
+	world_to_board(s, X, Y, &u, &v);
+	double pm = s->pxmm;
+	double bu = grid_half_u(s) + RS_MARGIN, bv = grid_half_v(s) + RS_MARGIN;
+	double edge = fmin(bu - fabs(u), bv - fabs(v)); /* > 0 inside the board */
+	double rgb[3] = {0, 0, 0};
+	double wood = clamp01(0.5 + edge / pm);
+	if (wood < 1) {
+		/* the table, with the board's shadow towards the lower right */
+		double tn = vnoise(s->wood_seed ^ 77, X * 0.01, Y * 0.01) * 0.6 + vnoise(s->wood_seed ^ 78, X * 0.05, Y * 0.05) * 0.4;
+		double f = 0.85 + 0.3 * tn;
+		double su = u - 7, sv = v - 9;
+		double sedge = fmin(bu - fabs(su), bv - fabs(sv));
+		f *= 1 - 0.45 * smoothstep(-14, 4, sedge);
+		for (int i = 0; i < 3; i++)
+			rgb[i] = (1 - wood) * s->table_rgb[i] * f;
+	}
+	if (wood > 0) {
+		double w = u + 9.0 * vnoise(s->wood_seed, u * 0.012, v * 0.0025);
+		double g = 0.5 + 0.5 * sin(2 * M_PI * w / s->grain_period);
+		g = g * g * g * g;
+		double lf = vnoise(s->wood_seed ^ 5, u * 0.006, v * 0.0015);
+		double f = 1 - 0.055 * g - 0.10 * (lf - 0.5);
+		f *= 1 - 0.18 * (1 - smoothstep(0, 2.0, edge)); /* the bevel */
+		double lines = 0;
+		double gu = grid_half_u(s), gv = grid_half_v(s), lw = 0.5;
+		if (fabs(u) < gu + 2 * pm + 2 && fabs(v) < gv + 2 * pm + 2) {
+			int ix = (int)floor((u + gu) / RS_CELL_X + 0.5), iy = (int)floor((v + gv) / RS_CELL_Y + 0.5);
+			ix = ix < 0 ? 0 : ix >= s->N ? s->N - 1 : ix;
+			iy = iy < 0 ? 0 : iy >= s->N ? s->N - 1 : iy;
+			double lx = ix * RS_CELL_X - gu, ly = iy * RS_CELL_Y - gv;
+			double dx = fabs(u - lx), dy = fabs(v - ly);
+			double inv = clamp01((gv + lw - fabs(v)) / pm + 0.5), inh = clamp01((gu + lw - fabs(u)) / pm + 0.5);
+			double cvx = clamp01((lw - dx) / pm + 0.5) * inv;
+			double chy = clamp01((lw - dy) / pm + 0.5) * inh;
+			lines = fmax(cvx, chy);
+			if (star_point(s->N, ix, iy)) {
+				double d = sqrt(dx * dx + dy * dy);
+				lines = fmax(lines, clamp01((2.0 - d) / pm + 0.5));
+			}
+		}
+		static const double ink[3] = {38, 28, 20};
+		for (int i = 0; i < 3; i++) {
+			double c = s->wood_rgb[i] * f;
+			c = c + (ink[i] - c) * 0.88 * lines;
+			rgb[i] += wood * c;
+		}
+	}
+	for (int i = 0; i < 3; i++)
+		out[i] = to8(rgb[i]);
+}
+
+static void render_base(rs_scene *s)
+{
+	for (int py = 0; py < s->H; py++)
+		for (int px = 0; px < s->W; px++) {
+			size_t i = (size_t)py * s->W + px;
+			base_pixel(s, s->map[2 * i], s->map[2 * i + 1], s->base + 3 * i);
+		}
+}
+
+/* Stones: their shadows and bodies over the base in one rectangle. */
+static void render_still_rect(rs_scene *s, int x0, int y0, int x1, int y1)
+{
+	double gu = grid_half_u(s), gv = grid_half_v(s), pm = s->pxmm;
+	const double L[3] = {-0.42, -0.52, 0.74};
+	double ln = sqrt(L[0] * L[0] + L[1] * L[1] + L[2] * L[2]);
+	double l[3] = {L[0] / ln, L[1] / ln, L[2] / ln};
+	double h[3] = {l[0], l[1], l[2] + 1};
+	double hn = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+	for (int i = 0; i < 3; i++)
+		h[i] /= hn;
+	for (int py = y0; py < y1; py++)
+		for (int px = x0; px < x1; px++) {
+			size_t i = (size_t)py * s->W + px;
+			unsigned char *o = s->still + 3 * i;
+			const unsigned char *b = s->base + 3 * i;
+			double u, v;
+			world_to_board(s, s->map[2 * i], s->map[2 * i + 1], &u, &v);
+			int ix = (int)floor((u + gu) / RS_CELL_X + 0.5), iy = (int)floor((v + gv) / RS_CELL_Y + 0.5);
+			if (ix < -1 || iy < -1 || ix > s->N || iy > s->N) {
+				memcpy(o, b, 3);
+				continue;
+			}
+			double c[3] = {b[0], b[1], b[2]};
+			double shadow = 0;
+			int near = 0;
+			for (int yy = iy - 1; yy <= iy + 1; yy++)
+				for (int xx = ix - 1; xx <= ix + 1; xx++) {
+					if (xx < 0 || yy < 0 || xx >= s->N || yy >= s->N || !s->color[yy][xx])
+						continue;
+					near++;
+					double su = xx * RS_CELL_X - gu + s->du[yy][xx] + 1.7;
+					double sv = yy * RS_CELL_Y - gv + s->dv[yy][xx] + 2.1;
+					double d = sqrt((u - su) * (u - su) + (v - sv) * (v - sv));
+					double sh = 0.55 * (1 - smoothstep(RS_STONE_R - 3.0, RS_STONE_R + 3.5, d));
+					shadow = 1 - (1 - shadow) * (1 - sh);
+				}
+			if (!near) {
+				memcpy(o, b, 3);
+				continue;
+			}
+			for (int k = 0; k < 3; k++)
+				c[k] *= 1 - shadow;
+			for (int yy = iy - 1; yy <= iy + 1; yy++)
+				for (int xx = ix - 1; xx <= ix + 1; xx++) {
+					if (xx < 0 || yy < 0 || xx >= s->N || yy >= s->N || !s->color[yy][xx])
+						continue;
+					double dx = u - (xx * RS_CELL_X - gu + s->du[yy][xx]);
+					double dy = v - (yy * RS_CELL_Y - gv + s->dv[yy][xx]);
+					double d = sqrt(dx * dx + dy * dy);
+					double a = clamp01((RS_STONE_R - d) / pm + 0.5);
+					if (a <= 0)
+						continue;
+					double r = fmin(d / RS_STONE_R, 1.0);
+					double nz = 1.7 * sqrt(fmax(0, 1 - r * r)) + 0.15;
+					double nx = dx / RS_STONE_R, ny = dy / RS_STONE_R;
+					double nn = sqrt(nx * nx + ny * ny + nz * nz);
+					nx /= nn, ny /= nn, nz /= nn;
+					double diff = fmax(0, nx * l[0] + ny * l[1] + nz * l[2]);
+					double spec = fmax(0, nx * h[0] + ny * h[1] + nz * h[2]);
+					double tone = s->tone[yy][xx];
+					double col[3];
+					if (s->color[yy][xx] == 1) {
+						double sp = pow(spec, 60) * 170 + pow(spec, 8) * 25;
+						double base = (14 + 34 * diff) * tone;
+						col[0] = base + sp;
+						col[1] = base * 1.02 + sp;
+						col[2] = base * 1.08 + sp;
+					} else {
+						double sp = pow(spec, 40) * 35;
+						double base = 250 * (0.58 + 0.42 * diff) * tone;
+						col[0] = base + sp;
+						col[1] = base * 0.985 + sp;
+						col[2] = base * 0.94 + sp;
+					}
+					for (int k = 0; k < 3; k++)
+						c[k] += (col[k] - c[k]) * a;
+				}
+			for (int k = 0; k < 3; k++)
+				o[k] = to8(c[k]);
+		}
+}
+
+static void stone_rect(const rs_scene *s, int x, int y, double du, double dv, int r[4])
+{
+	double gu = grid_half_u(s), gv = grid_half_v(s);
+	double cu = x * RS_CELL_X - gu + du, cv = y * RS_CELL_Y - gv + dv;
+	double e = RS_STONE_R + 8;
+	double xmin = 1e9, xmax = -1e9, ymin = 1e9, ymax = -1e9;
+	for (int k = 0; k < 4; k++) {
+		double X, Y, px, py;
+		board_to_world(s, cu + (k & 1 ? e : -e), cv + (k & 2 ? e : -e), &X, &Y);
+		rs_scene_project(s, X, Y, &px, &py);
+		xmin = fmin(xmin, px), xmax = fmax(xmax, px), ymin = fmin(ymin, py), ymax = fmax(ymax, py);
+	}
+	r[0] = (int)floor(xmin) - 2;
+	r[1] = (int)floor(ymin) - 2;
+	r[2] = (int)ceil(xmax) + 3;
+	r[3] = (int)ceil(ymax) + 3;
+	r[0] = r[0] < 0 ? 0 : r[0];
+	r[1] = r[1] < 0 ? 0 : r[1];
+	r[2] = r[2] > s->W ? s->W : r[2];
+	r[3] = r[3] > s->H ? s->H : r[3];
+}
+
+void rs_scene_set_stone(rs_scene *s, int x, int y, int color, double du, double dv)
+{
+	int r[4];
+	int old[4] = {0, 0, 0, 0};
+	bool had = s->color[y][x] != 0;
+	if (had)
+		stone_rect(s, x, y, s->du[y][x], s->dv[y][x], old);
+	s->color[y][x] = (unsigned char)color;
+	s->du[y][x] = du;
+	s->dv[y][x] = dv;
+	rs_rng g = {rs_hash(s->p.seed ^ 0x5707e, (uint64_t)(y * 32 + x) * 1000003u + (uint64_t)(du * 1000 + 5000))};
+	s->tone[y][x] = (float)rs_uniform(&g, 0.94, 1.06);
+	if (had)
+		render_still_rect(s, old[0], old[1], old[2], old[3]);
+	if (color) {
+		stone_rect(s, x, y, du, dv, r);
+		render_still_rect(s, r[0], r[1], r[2], r[3]);
+	}
+}
+
+static void render_all(rs_scene *s)
+{
+	render_base(s);
+	render_still_rect(s, 0, 0, s->W, s->H);
+}
+
+void rs_scene_pose(rs_scene *s, double deg, double dx, double dy, bool render)
+{
+	double a = deg * M_PI / 180;
+	s->pc = cos(a);
+	s->ps = sin(a);
+	s->ptx = dx;
+	s->pty = dy;
+	if (render)
+		render_all(s);
+}
+
+rs_scene *rs_scene_new(const rs_scene_params *p)
+{
+	rs_scene *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	s->p = *p;
+	s->W = p->width;
+	s->H = p->height;
+	s->N = p->size;
+	s->pc = 1;
+	size_t n = (size_t)s->W * s->H;
+	s->map = malloc(n * 2 * sizeof(float));
+	s->base = malloc(n * 3);
+	s->still = malloc(n * 3);
+	s->noise = malloc(NOISE_N + (size_t)s->W * 3);
+	if (!s->map || !s->base || !s->still || !s->noise) {
+		rs_scene_free(s);
+		return NULL;
+	}
+	rs_rng g = {rs_hash(p->seed, 0x5ce9e)};
+	s->wood_seed = rs_next(&g);
+	double wr = rs_uniform(&g, 205, 232);
+	s->wood_rgb[0] = wr;
+	s->wood_rgb[1] = wr * rs_uniform(&g, 0.74, 0.82);
+	s->wood_rgb[2] = wr * rs_uniform(&g, 0.44, 0.54);
+	double tr = rs_uniform(&g, 60, 95);
+	s->table_rgb[0] = tr;
+	s->table_rgb[1] = tr * rs_uniform(&g, 0.78, 0.9);
+	s->table_rgb[2] = tr * rs_uniform(&g, 0.7, 0.85);
+	s->grain_period = rs_uniform(&g, 2.5, 4.5);
+	s->light_period = rs_uniform(&g, 30, 60);
+	s->light_phase = rs_uniform(&g, 0, 2 * M_PI);
+	s->band_period = rs_uniform(&g, 60, 120);
+	s->band_phase = rs_uniform(&g, 0, 1);
+	rs_rng ng = {rs_hash(p->seed, 0x7015e)};
+	for (size_t i = 0; i < NOISE_N; i++) {
+		double v = rs_gauss(&ng) * p->noise;
+		s->noise[i] = (int8_t)(v < -127 ? -127 : v > 127 ? 127 : lrint(v));
+	}
+	memcpy(s->noise + NOISE_N, s->noise, (size_t)s->W * 3);
+	setup_camera(s);
+	compute_map(s);
+	render_all(s);
+	return s;
+}
+
+void rs_scene_free(rs_scene *s)
+{
+	if (!s)
+		return;
+	free(s->map);
+	free(s->base);
+	free(s->still);
+	free(s->noise);
+	free(s);
+}
+
+/* ---- the hand */
+
+typedef struct shape {
+	double a0, l0, a1, l1, r; /* capsule in hand coordinates: along, lateral (mm) */
+	int part;                 /* 0 skin, 1 sleeve */
+} shape;
+
+/* Back to front. Along: towards the fingertips, 0 at the point they cover. */
+static const shape HAND[] = {
+	{-100, 0, -950, 0, 37, 0},   /* forearm */
+	{-280, 0, -950, 0, 47, 1},   /* sleeve */
+	{-58, -2, -100, 0, 41, 0},   /* palm */
+	{-36, -36, -70, -29, 7.5, 0}, /* little finger */
+	{-18, -25, -62, -17, 8.5, 0}, /* ring finger */
+	{-2, -11, -58, -6, 9.0, 0},  /* middle finger */
+	{10, 4, -50, 12, 8.5, 0},    /* index finger */
+	{4, 19, -52, 40, 10.0, 0},   /* thumb */
+};
+#define NSHAPE ((int)(sizeof HAND / sizeof HAND[0]))
+#define SHADOW_X 30.0
+#define SHADOW_Y (-34.0)
+
+static double capsule(const shape *c, double a, double l)
+{
+	double pa = a - c->a0, pl = l - c->l0, ba = c->a1 - c->a0, bl = c->l1 - c->l0;
+	double t = clamp01((pa * ba + pl * bl) / (ba * ba + bl * bl));
+	double da = pa - ba * t, dl = pl - bl * t;
+	return sqrt(da * da + dl * dl) - c->r;
+}
+
+static void hand_local(const rs_hand *h, double X, double Y, double *a, double *l)
+{
+	double x = X - h->tx, y = Y - h->ty;
+	*a = x * h->ax + y * h->ay;
+	*l = x * -h->ay + y * h->ax;
+}
+
+static double union_sdf(double a, double l)
+{
+	if (a > 60 || fabs(l) > 110)
+		return 1e9;
+	double d = 1e9;
+	for (int k = 0; k < NSHAPE; k++)
+		if (HAND[k].part == 0 || a < -200)
+			d = fmin(d, capsule(&HAND[k], a, l));
+	return d;
+}
+
+static double shadow_at(const rs_hand *h, double X, double Y)
+{
+	double a, l;
+	hand_local(h, X - SHADOW_X, Y - SHADOW_Y, &a, &l);
+	double d = union_sdf(a, l);
+	return d > 18 ? 0 : 0.42 * (1 - smoothstep(-12, 18, d));
+}
+
+/* Draws the hand at one pixel (c: RGB as doubles); returns whether it drew. */
+static bool hand_pixel(const rs_scene *s, const rs_hand *h, double X, double Y, double c[3])
+{
+	bool drew = false;
+	double sh = shadow_at(h, X, Y);
+	if (sh > 0) {
+		for (int k = 0; k < 3; k++)
+			c[k] *= 1 - sh;
+		drew = true;
+	}
+	double a, l;
+	hand_local(h, X, Y, &a, &l);
+	if (a > 30 || fabs(l) > 60)
+		return drew;
+	for (int k = 0; k < NSHAPE; k++) {
+		const shape *sp = &HAND[k];
+		if (a > -80 && k < 2)
+			continue;
+		if (a < -160 && k >= 2)
+			break;
+		double d = capsule(sp, a, l);
+		double al = clamp01(0.5 - d / s->pxmm);
+		if (al <= 0)
+			continue;
+		double rim = clamp01(-d / sp->r);
+		double shade = 0.55 + 0.5 * sqrt(rim);
+		const unsigned char *col = sp->part ? h->sleeve : h->skin;
+		for (int i = 0; i < 3; i++)
+			c[i] += (col[i] * shade - c[i]) * al;
+		drew = true;
+	}
+	return drew;
+}
+
+double rs_scene_border_extent(const rs_scene *s, double dx, double dy)
+{
+	double m = -1e18;
+	for (int py = 0; py < s->H; py++)
+		for (int px = 0; px < s->W; px += (py == 0 || py == s->H - 1) ? 1 : s->W - 1) {
+			const float *w = s->map + 2 * ((size_t)py * s->W + px);
+			m = fmax(m, dx * w[0] + dy * w[1]);
+		}
+	return m;
+}
+
+bool rs_scene_hand_visible(const rs_scene *s, const rs_hand *h)
+{
+	for (int py = 0; py < s->H; py++)
+		for (int px = 0; px < s->W; px += (py == 0 || py == s->H - 1) ? 1 : s->W - 1) {
+			const float *w = s->map + 2 * ((size_t)py * s->W + px);
+			double c[3] = {100, 100, 100};
+			if (hand_pixel(s, h, w[0], w[1], c))
+				return true;
+		}
+	return false;
+}
+
+/* The hand's box in pixels: its rectangle (and its shadow's) clipped to the
+ * picture's world box, projected. */
+static void hand_box(const rs_scene *s, const rs_hand *h, int r[4])
+{
+	double xmin = 1e9, xmax = -1e9, ymin = 1e9, ymax = -1e9;
+	for (int sh = 0; sh < 2; sh++) {
+		double ox = sh ? SHADOW_X : 0, oy = sh ? SHADOW_Y : 0;
+		double A[2] = {-1000, 80}, Lt[2] = {-80, 80};
+		/* polygon: the rectangle in world coordinates */
+		double poly[16][2], tmp[16][2];
+		int n = 4;
+		for (int k = 0; k < 4; k++) {
+			double a = A[k == 1 || k == 2], l = Lt[k >= 2];
+			poly[k][0] = h->tx + a * h->ax + l * -h->ay + ox;
+			poly[k][1] = h->ty + a * h->ay + l * h->ax + oy;
+		}
+		/* clip to the world box (Sutherland-Hodgman, four sides) */
+		for (int side = 0; side < 4 && n > 0; side++) {
+			int m = 0;
+			for (int k = 0; k < n; k++) {
+				double *p = poly[k], *q = poly[(k + 1) % n];
+				double lim = side == 0 ? s->wxmin : side == 1 ? s->wxmax : side == 2 ? s->wymin : s->wymax;
+				int ax = side < 2 ? 0 : 1;
+				double sg = side % 2 ? -1 : 1;
+				bool pin = sg * (p[ax] - lim) >= 0, qin = sg * (q[ax] - lim) >= 0;
+				if (pin) {
+					tmp[m][0] = p[0], tmp[m][1] = p[1], m++;
+				}
+				if (pin != qin) {
+					double t = (lim - p[ax]) / (q[ax] - p[ax]);
+					tmp[m][0] = p[0] + (q[0] - p[0]) * t;
+					tmp[m][1] = p[1] + (q[1] - p[1]) * t;
+					m++;
+				}
+			}
+			n = m;
+			memcpy(poly, tmp, sizeof(double) * 2 * (size_t)m);
+		}
+		for (int k = 0; k < n; k++) {
+			double *p = poly[k], *q = poly[(k + 1) % n];
+			for (int j = 0; j < 8; j++) {
+				double px, py, t = j / 8.0;
+				rs_scene_project(s, p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t, &px, &py);
+				xmin = fmin(xmin, px), xmax = fmax(xmax, px), ymin = fmin(ymin, py), ymax = fmax(ymax, py);
+			}
+		}
+	}
+	r[0] = xmin < 0 ? 0 : (int)xmin - 3;
+	r[1] = ymin < 0 ? 0 : (int)ymin - 3;
+	r[2] = xmax > s->W ? s->W : (int)xmax + 4;
+	r[3] = ymax > s->H ? s->H : (int)ymax + 4;
+	r[0] = r[0] < 0 ? 0 : r[0];
+	r[1] = r[1] < 0 ? 0 : r[1];
+	r[2] = r[2] > s->W ? s->W : r[2];
+	r[3] = r[3] > s->H ? s->H : r[3];
+}
+
+void rs_scene_frame(rs_scene *s, const rs_hand *h, long f, double t, gv_image *out)
+{
+	size_t row = (size_t)s->W * 3;
+	for (int y = 0; y < s->H; y++)
+		memcpy(out->data + (size_t)y * out->stride, s->still + (size_t)y * row, row);
+	if (h) {
+		int r[4];
+		hand_box(s, h, r);
+		for (int py = r[1]; py < r[3]; py++)
+			for (int px = r[0]; px < r[2]; px++) {
+				const float *w = s->map + 2 * ((size_t)py * s->W + px);
+				unsigned char *o = gv_px(out, px, py);
+				double c[3] = {o[0], o[1], o[2]};
+				if (hand_pixel(s, h, w[0], w[1], c))
+					for (int k = 0; k < 3; k++)
+						o[k] = to8(c[k]);
+			}
+	}
+	/* light and noise in one pass */
+	double glob = 1;
+	if (s->p.light)
+		glob = 1 + 0.15 * sin(2 * M_PI * t / s->light_period + s->light_phase);
+	rs_rng g = {rs_hash(s->p.seed ^ 0xf4a3e, (uint64_t)f)};
+	size_t off = rs_next(&g) & (NOISE_N - 1);
+	bool noisy = s->p.noise > 0;
+	double band_c = 0, band_w = 0.12 * s->H;
+	if (s->p.light) {
+		double ph = fmod(t / s->band_period + s->band_phase, 1.0);
+		band_c = (ph * 2.0 - 0.5) * s->H; /* on the picture half of the time */
+	}
+	short lut[256];
+	double last = -1;
+	for (int y = 0; y < s->H; y++) {
+		double fct = glob;
+		if (s->p.light) {
+			double z = (y - band_c) / band_w;
+			fct *= 1 - 0.2 * exp(-z * z);
+		}
+		if (fct != last) {
+			for (int v = 0; v < 256; v++)
+				lut[v] = (short)lrint(v * fct);
+			last = fct;
+		}
+		unsigned char *o = out->data + (size_t)y * out->stride;
+		if (noisy) {
+			const int8_t *nz = s->noise + ((off + (size_t)y * row) & (NOISE_N - 1));
+			for (size_t i = 0; i < row; i++) {
+				int v = lut[o[i]] + nz[i];
+				o[i] = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v);
+			}
+		} else if (fct != 1) {
+			for (size_t i = 0; i < row; i++) {
+				int v = lut[o[i]];
+				o[i] = (unsigned char)(v > 255 ? 255 : v);
+			}
+		}
+	}
+}
