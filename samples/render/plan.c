@@ -405,7 +405,7 @@ int rp_plan_build(rp_plan *p, const gr_record *rec, int nmoves, const rp_inject 
 			int from[3], to[3], got = 0, colour[3];
 			int avoid[6];
 			for (int tries = 0; tries < 50 && got < want; tries++) {
-				int q = choose(&b, got ? from[0] : pt, ok_movable, &pt);
+				int q = choose(&b, tries < 10 ? (got ? from[0] : pt) : -1, ok_movable, &pt);
 				if (q < 0)
 					break;
 				bool used = false;
