@@ -20,6 +20,8 @@ static const char usage[] =
 	"  eval    run detect on photos with their true positions and measure it\n"
 	"  replay  referee a game from recorded frames (a folder, or raw frames on\n"
 	"          stdin): events as they happen, the SGF and the count\n"
+	"  watch   referee a live game from the camera (or raw frames on stdin),\n"
+	"          with a journal that survives a crash, and operator keys\n"
 	"  eval-video  replay rendered games and compare with their true events\n"
 	"\n"
 	"Run 'goref COMMAND --help' for the options of a command.\n"
@@ -58,6 +60,8 @@ int main(int argc, char **argv)
 		return cmd_eval(argc - 1, argv + 1);
 	if (!strcmp(cmd, "replay"))
 		return cmd_replay(argc - 1, argv + 1);
+	if (!strcmp(cmd, "watch"))
+		return cmd_watch(argc - 1, argv + 1);
 	if (!strcmp(cmd, "eval-video"))
 		return cmd_eval_video(argc - 1, argv + 1);
 #endif

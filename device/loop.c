@@ -66,6 +66,11 @@ void gd_loop_free(gd_loop *l)
 	free(l);
 }
 
+void gd_loop_set_log(gd_loop *l, FILE *f)
+{
+	l->o.log = f;
+}
+
 void gd_loop_set_offset(gd_loop *l, double seconds)
 {
 	l->offset = seconds;

@@ -59,6 +59,9 @@ typedef struct gd_loop gd_loop;
 int gd_loop_new(gd_loop **out, const gd_loop_opts *o, char *err, size_t cap);
 void gd_loop_free(gd_loop *l);
 
+/* Where the log goes from now on (NULL: nowhere); the caller keeps f. */
+void gd_loop_set_log(gd_loop *l, FILE *f);
+
 /* Times given to the loop are shifted by this many seconds (a game resumed
  * from its log goes on after the log's last time). */
 void gd_loop_set_offset(gd_loop *l, double seconds);

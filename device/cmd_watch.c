@@ -1,0 +1,503 @@
+/* goref watch: the live game. Capture, pipeline, referee; rulings on the
+ * terminal the moment they happen; the journal, the SGF and the events
+ * written as the game goes; operator keys; Ctrl-C ends cleanly.
+ * Built only with vision/ (GOREF_HAVE_VISION). */
+#ifdef GOREF_HAVE_VISION
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cvwrap.h"
+#include "journal.h"
+#include "loop.h"
+
+static const char watch_usage[] =
+	"usage: goref watch [--device /dev/video0 | - | DIR] [options]\n"
+	"\n"
+	"Referees a live game: reads the camera, waits for the board to be still\n"
+	"and clear of hands, reads the stones and rules under the Chinese rules.\n"
+	"Rulings show on the terminal the moment they happen (with the bell).\n"
+	"Every position accepted and every operator command goes to the journal,\n"
+	"on the disk, before it is acted on: after a crash, a power cut or kill -9,\n"
+	"run the same command again and the game goes on with every move.\n"
+	"\n"
+	"  --device D        a V4L2 camera (default /dev/video0), - for raw frames\n"
+	"                    on stdin (the Pi's camera: rpicam-vid -t 0 -n --codec\n"
+	"                    yuv420 -o - | goref watch --device - --size 1280x720\n"
+	"                    --format yuv420), or a folder of frames (a test)\n"
+	"  --size WxH        frame size (raw frames: needed; a camera: asked for)\n"
+	"  --format F        raw frames: rgb24 (default), yuv420, yuv420-limited\n"
+	"  --stride N        raw frames: bytes from one row to the next\n"
+	"  --fps F           raw frames and folders without times: frames a second\n"
+	"  --speed X         a folder: play it at X times its own pace (0: as fast\n"
+	"                    as it reads; default 1)\n"
+	"  --board N         9, 13 or 19 (default 19)\n"
+	"  --rotate DEG      turn the camera's view to the players' view (Black's\n"
+	"                    side at the bottom): 0, 90, 180, 270\n"
+	"  --still S         how long the board must be still (default 0.3 s)\n"
+	"  --komi S, --persist N, --repetition RULE, --setup   as in goref referee\n"
+	"  --journal FILE    the journal (default goref-game.log)\n"
+	"  --sgf FILE        the record, rewritten after every change (default\n"
+	"                    goref-game.sgf)\n"
+	"  --events FILE     the events as JSON lines (default goref-game.jsonl)\n"
+	"  --resume          go on with the game in the journal (the default when\n"
+	"                    the journal holds one; this makes it a must)\n"
+	"  --new             start a new game: an old journal is kept as FILE.N\n"
+	"  --quiet           no event lines on the terminal (rulings still ring)\n"
+	"\n"
+	"Keys (when a terminal is there): p pass, e end, c count, a accept,\n"
+	"r restore, b Black resigns, w White resigns, q quit, h help.\n"
+	"Ctrl-C ends cleanly (the journal and the SGF are complete).\n"
+	"\n"
+	"Exit status: 0 ended by the operator or the end of the input, 2 the\n"
+	"camera, the journal or an output failed, 64 a usage error.\n";
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+typedef struct watch_ctx {
+	bool quiet;
+	bool replaying;   /* the journal is being fed back: no bell, no lines */
+	int size;
+	FILE *events;
+	bool changed;     /* the record changed since the SGF was written */
+	char buf[8192];
+} watch_ctx;
+
+static bool is_ruling(gr_event_type t)
+{
+	switch (t) {
+	case GR_EV_ILLEGAL:
+	case GR_EV_DOUBLE_MOVE:
+	case GR_EV_MISSED_CAPTURE:
+	case GR_EV_WRONG_REMOVAL:
+	case GR_EV_TAKEBACK:
+	case GR_EV_MOVED_STONE:
+	case GR_EV_DISTURBED:
+	case GR_EV_WARNING:
+	case GR_EV_RESULT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void on_event(const gr_event *e, void *ud)
+{
+	watch_ctx *c = ud;
+	size_t n = gr_event_json(e, c->size, c->buf, sizeof c->buf);
+	if (n >= sizeof c->buf)
+		n = sizeof c->buf - 1;
+	if (c->events) {
+		fwrite(c->buf, 1, n, c->events);
+		fputc('\n', c->events);
+		fflush(c->events);
+	}
+	c->changed = true;
+	if (c->replaying)
+		return;
+	bool ruling = is_ruling(e->type);
+	if (!c->quiet || ruling) {
+		time_t now = time(NULL);
+		struct tm tmv;
+		localtime_r(&now, &tmv);
+		fprintf(stderr, "%s[%02d:%02d:%02d] %s%s%s\r\n", ruling ? "\a" : "", tmv.tm_hour, tmv.tm_min, tmv.tm_sec,
+		        ruling ? "RULING: " : "", e->message ? e->message : gr_event_type_name(e->type),
+		        ruling ? "" : "");
+	}
+}
+
+/* The operator's terminal, in single-key mode while the game runs. */
+typedef struct term {
+	int fd;
+	bool raw;
+	struct termios saved;
+} term;
+
+static void term_open(term *t)
+{
+	t->fd = open("/dev/tty", O_RDONLY | O_NONBLOCK);
+	t->raw = false;
+	if (t->fd < 0)
+		return;
+	if (tcgetattr(t->fd, &t->saved) == 0) {
+		struct termios r = t->saved;
+		r.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+		r.c_cc[VMIN] = 0;
+		r.c_cc[VTIME] = 0;
+		if (tcsetattr(t->fd, TCSANOW, &r) == 0)
+			t->raw = true;
+	}
+}
+
+static void term_close(term *t)
+{
+	if (t->fd >= 0) {
+		if (t->raw)
+			tcsetattr(t->fd, TCSANOW, &t->saved);
+		close(t->fd);
+	}
+	t->fd = -1;
+}
+
+static int term_key(term *t)
+{
+	if (t->fd < 0)
+		return -1;
+	unsigned char ch;
+	return read(t->fd, &ch, 1) == 1 ? ch : -1;
+}
+
+static const char keys_help[] =
+	"keys: p pass, e end, c count, a accept, r restore, b Black resigns, w White resigns, q quit\r\n";
+
+/* Moves an old journal aside to path.N; 0 or -1 with a message. */
+static int set_aside(const char *path)
+{
+	struct stat sb;
+	if (stat(path, &sb) != 0)
+		return 0;
+	char to[4200];
+	for (int n = 1; n < 10000; n++) {
+		snprintf(to, sizeof to, "%s.%d", path, n);
+		if (stat(to, &sb) != 0) {
+			if (rename(path, to) != 0) {
+				fprintf(stderr, "goref watch: cannot move %s to %s: %s\n", path, to, strerror(errno));
+				return -1;
+			}
+			fprintf(stderr, "goref watch: the old journal is now %s\n", to);
+			return 0;
+		}
+	}
+	fprintf(stderr, "goref watch: too many old journals beside %s\n", path);
+	return -1;
+}
+
+typedef struct resume_ctx {
+	gd_loop *loop;
+	char err[512];
+} resume_ctx;
+
+static int resume_item(const gr_obs_item *it, void *ud)
+{
+	resume_ctx *r = ud;
+	if (it->kind == GR_OBS_POSITION)
+		return gd_loop_observe(r->loop, it->t, it->size, it->cells, false, r->err, sizeof r->err) ? 1 : 0;
+	return gd_loop_command(r->loop, it->t, it->command, it->color, false, r->err, sizeof r->err) ? 1 : 0;
+}
+
+/* The camera: V4L2 through libv4l2 when goref was built with it. */
+static int gd_watch_open_camera(gd_source **out, const char *device, int w, int h, double fps, char *err, size_t cap)
+{
+	(void)out;
+	(void)w;
+	(void)h;
+	(void)fps;
+	snprintf(err, cap, "%s: this goref was built without camera support (libv4l2)", device);
+	return GV_EINVAL;
+}
+
+static double wall(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static bool take(int argc, char **argv, int *i, const char **out)
+{
+	if (*i + 1 >= argc || !argv[*i + 1][0]) {
+		fprintf(stderr, "goref watch: %s needs a value\n", argv[*i]);
+		return false;
+	}
+	*out = argv[++*i];
+	return true;
+}
+
+int cmd_watch(int argc, char **argv)
+{
+	gd_loop_opts o;
+	gd_loop_opts_init(&o);
+	const char *device = "/dev/video0", *size_s = NULL, *format_s = "rgb24";
+	const char *journal = "goref-game.log", *sgf_out = "goref-game.sgf", *events_out = "goref-game.jsonl";
+	double fps = 0, speed = 1;
+	int stride = 0;
+	bool quiet = false, resume = false, fresh = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (cli_is_help(a)) {
+			fputs(watch_usage, stdout);
+			return EXIT_OK;
+		} else if (!strcmp(a, "--device")) {
+			if (!take(argc, argv, &i, &device))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--size")) {
+			if (!take(argc, argv, &i, &size_s))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--format")) {
+			if (!take(argc, argv, &i, &format_s))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--stride")) {
+			if (!cli_parse_int("--stride", i + 1 < argc ? argv[++i] : NULL, 1, 1 << 20, &stride))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--fps")) {
+			if (!cli_parse_double("--fps", i + 1 < argc ? argv[++i] : NULL, 0.01, 1000, &fps))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--speed")) {
+			if (!cli_parse_double("--speed", i + 1 < argc ? argv[++i] : NULL, 0, 1000, &speed))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--board")) {
+			if (!cli_parse_int("--board", i + 1 < argc ? argv[++i] : NULL, 9, 19, &o.pipe.size))
+				return EXIT_USAGE;
+			if (o.pipe.size != 9 && o.pipe.size != 13 && o.pipe.size != 19) {
+				fprintf(stderr, "goref watch: --board must be 9, 13 or 19\n");
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(a, "--rotate")) {
+			int deg = 0;
+			if (!cli_parse_int("--rotate", i + 1 < argc ? argv[++i] : NULL, 0, 270, &deg))
+				return EXIT_USAGE;
+			if (deg % 90) {
+				fprintf(stderr, "goref watch: --rotate takes 0, 90, 180 or 270\n");
+				return EXIT_USAGE;
+			}
+			o.rotate = deg / 90;
+		} else if (!strcmp(a, "--still")) {
+			if (!cli_parse_double("--still", i + 1 < argc ? argv[++i] : NULL, 0, 60, &o.pipe.still_s))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--komi")) {
+			if (!cli_parse_double("--komi", i + 1 < argc ? argv[++i] : NULL, -400, 400, &o.ref.komi))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--persist")) {
+			if (!cli_parse_int("--persist", i + 1 < argc ? argv[++i] : NULL, 1, 1000, &o.ref.persist))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--repetition")) {
+			int r = gr_repetition_rule_parse(i + 1 < argc ? argv[++i] : NULL);
+			if (r < 0) {
+				fprintf(stderr, "goref watch: --repetition takes forbid, draw, replay or no-result\n");
+				return EXIT_USAGE;
+			}
+			o.ref.repetition = (gr_repetition_rule)r;
+		} else if (!strcmp(a, "--setup")) {
+			o.setup = true;
+		} else if (!strcmp(a, "--journal")) {
+			if (!take(argc, argv, &i, &journal))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--sgf")) {
+			if (!take(argc, argv, &i, &sgf_out))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--events")) {
+			if (!take(argc, argv, &i, &events_out))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--resume")) {
+			resume = true;
+		} else if (!strcmp(a, "--new")) {
+			fresh = true;
+		} else if (!strcmp(a, "--quiet")) {
+			quiet = true;
+		} else {
+			fprintf(stderr, "goref watch: unknown argument '%s'\n\n%s", a, watch_usage);
+			return EXIT_USAGE;
+		}
+	}
+	if (resume && fresh) {
+		fprintf(stderr, "goref watch: --resume and --new do not go together\n");
+		return EXIT_USAGE;
+	}
+	/* the source */
+	char err[512] = "";
+	gd_source *src = NULL;
+	struct stat sb;
+	bool folder = stat(device, &sb) == 0 && S_ISDIR(sb.st_mode);
+	if (!strcmp(device, "-")) {
+		int w = 0, h = 0, fmt = gd_format_parse(format_s);
+		if (!size_s || gd_size_parse(size_s, &w, &h) != 0) {
+			fprintf(stderr, "goref watch: raw frames on stdin need --size WxH (e.g. 1280x720)\n");
+			return EXIT_USAGE;
+		}
+		if (fmt < 0) {
+			fprintf(stderr, "goref watch: --format takes rgb24, yuv420 or yuv420-limited\n");
+			return EXIT_USAGE;
+		}
+		if (gd_source_open_raw(&src, stdin, w, h, (gd_format)fmt, (size_t)stride, fps, err, sizeof err)) {
+			fprintf(stderr, "goref watch: %s\n", err);
+			return EXIT_USAGE;
+		}
+	} else if (folder) {
+		if (gd_source_open_dir(&src, device, NULL, fps, err, sizeof err)) {
+			fprintf(stderr, "goref watch: %s\n", err);
+			return EXIT_INPUT;
+		}
+	} else {
+		int w = 0, h = 0;
+		if (size_s && gd_size_parse(size_s, &w, &h) != 0) {
+			fprintf(stderr, "goref watch: --size takes WIDTHxHEIGHT, e.g. 1280x720\n");
+			return EXIT_USAGE;
+		}
+		if (gd_watch_open_camera(&src, device, w, h, fps, err, sizeof err)) {
+			fprintf(stderr, "goref watch: %s\n", err);
+			return EXIT_INPUT;
+		}
+	}
+	/* the journal: resume, or a new game */
+	watch_ctx *ctx = calloc(1, sizeof *ctx);
+	gd_loop *loop = NULL;
+	FILE *jf = NULL;
+	term tm = {.fd = -1};
+	int result = EXIT_OK;
+	if (!ctx) {
+		fprintf(stderr, "goref watch: out of memory\n");
+		gd_source_free(src);
+		return EXIT_INPUT;
+	}
+	ctx->quiet = quiet;
+	ctx->size = o.pipe.size ? o.pipe.size : 19;
+	if (fresh && set_aside(journal) != 0) {
+		result = EXIT_INPUT;
+		goto done;
+	}
+	bool have_journal = stat(journal, &sb) == 0 && sb.st_size > 0;
+	if (resume && !have_journal) {
+		fprintf(stderr, "goref watch: --resume: there is no game in %s\n", journal);
+		result = EXIT_INPUT;
+		goto done;
+	}
+	/* the events file is written anew from the journal: it always matches it */
+	ctx->events = fopen(events_out, "w");
+	if (!ctx->events) {
+		fprintf(stderr, "goref watch: cannot write %s: %s\n", events_out, strerror(errno));
+		result = EXIT_INPUT;
+		goto done;
+	}
+	o.on_event = on_event;
+	o.ud = ctx;
+	o.sync = true;
+	if (gd_loop_new(&loop, &o, err, sizeof err)) {
+		fprintf(stderr, "goref watch: %s\n", err);
+		result = EXIT_INPUT;
+		goto done;
+	}
+	/* the game so far, fed back from the journal (the referee alone: no
+	 * lines, no bell; the events file is written anew to match it) */
+	resume_ctx rc_ctx = {.loop = loop};
+	gd_journal_info ji;
+	ctx->replaying = true;
+	int jr = gd_journal_open(journal, o.pipe.size ? o.pipe.size : 0, resume_item, &rc_ctx, &jf, &ji, err, sizeof err);
+	ctx->replaying = false;
+	if (jr != 0) {
+		fprintf(stderr, "goref watch: %s\n", jr < 0 ? err : rc_ctx.err);
+		result = EXIT_INPUT;
+		goto done;
+	}
+	gd_loop_set_log(loop, jf);
+	if (ji.cut)
+		fprintf(stderr, "goref watch: the journal's last entry was half written (%ld bytes): cut off\n", ji.cut_bytes);
+	if (ji.entries) {
+		gr_referee *ref = gd_loop_referee(loop);
+		fprintf(stderr, "goref watch: resuming the game in %s: %d entries, %d moves%s\n", journal, ji.entries,
+		        ref ? gr_record_move_count(gr_referee_record(ref)) : 0,
+		        ref && gr_referee_finished(ref) ? " (the game has its result)" : "");
+		gd_loop_set_offset(loop, ji.last_t + 1.0);
+	}
+	if (gd_loop_referee(loop))
+		cli_write_sgf(gr_referee_record(gd_loop_referee(loop)), sgf_out);
+	ctx->changed = false;
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	term_open(&tm);
+	if (tm.fd >= 0)
+		fputs(keys_help, stderr);
+	gv_cv_threads(1, NULL, 0);
+	double start = wall();
+	bool quit = false;
+	while (!stop_flag && !quit) {
+		gv_image *frame = NULL;
+		double t = 0;
+		int r = gd_source_next(src, &frame, &t, err, sizeof err);
+		if (r < 0) {
+			fprintf(stderr, "goref watch: %s: %s\r\n", gd_source_name(src), err);
+			result = EXIT_INPUT;
+			break;
+		}
+		if (r == 0)
+			break;
+		if (folder && speed > 0) { /* a folder plays at its own pace */
+			double due = start + t / speed, now = wall();
+			if (due > now) {
+				struct timespec ts = {(time_t)(due - now), (long)((due - now - (double)(time_t)(due - now)) * 1e9)};
+				nanosleep(&ts, NULL);
+			}
+		}
+		r = gd_loop_frame(loop, frame, t, err, sizeof err);
+		if (r < 0) {
+			fprintf(stderr, "goref watch: %s\r\n", err);
+			result = EXIT_INPUT;
+			break;
+		}
+		int key;
+		while ((key = term_key(&tm)) >= 0 && !quit) {
+			int cmd = -1;
+			gr_color who = GR_EMPTY;
+			switch (key) {
+			case 'p': cmd = GR_CMD_PASS; break;
+			case 'e': cmd = GR_CMD_END; break;
+			case 'c': cmd = GR_CMD_COUNT; break;
+			case 'a': cmd = GR_CMD_ACCEPT; break;
+			case 'r': cmd = GR_CMD_RESTORE; break;
+			case 'b': cmd = GR_CMD_RESIGN; who = GR_BLACK; break;
+			case 'w': cmd = GR_CMD_RESIGN; who = GR_WHITE; break;
+			case 'q': quit = true; break;
+			case 'h': case '?': fputs(keys_help, stderr); break;
+			default: break;
+			}
+			if (cmd >= 0 && gd_loop_command(loop, t, (gr_command)cmd, who, true, err, sizeof err) != 0)
+				fprintf(stderr, "goref watch: %s\r\n", err);
+		}
+		if (ctx->changed && gd_loop_referee(loop)) {
+			ctx->changed = false;
+			if (cli_write_sgf(gr_referee_record(gd_loop_referee(loop)), sgf_out) != EXIT_OK)
+				result = EXIT_INPUT;
+		}
+	}
+	term_close(&tm);
+	if (stop_flag)
+		fprintf(stderr, "goref watch: stopped; the journal %s holds the game (run again to go on)\n", journal);
+	if (gd_loop_referee(loop) && cli_write_sgf(gr_referee_record(gd_loop_referee(loop)), sgf_out) != EXIT_OK)
+		result = EXIT_INPUT;
+	{
+		const gd_loop_stats *st = gd_loop_get_stats(loop);
+		gr_referee *ref = gd_loop_referee(loop);
+		fprintf(stderr, "goref watch: %ld frames, %ld positions, %d moves; record in %s, journal %s\n", st->frames,
+		        st->observations, ref ? gr_record_move_count(gr_referee_record(ref)) : 0, sgf_out, journal);
+	}
+done:
+	term_close(&tm);
+	if (ctx->events)
+		fclose(ctx->events);
+	if (jf && fclose(jf) != 0) {
+		fprintf(stderr, "goref watch: cannot write the journal %s: %s\n", journal, strerror(errno));
+		result = EXIT_INPUT;
+	}
+	gd_loop_free(loop);
+	gd_source_free(src);
+	free(ctx);
+	return result;
+}
+#endif
