@@ -579,7 +579,16 @@ int rp_pick_injections(const gr_record *rec, int nmoves, int n, int bump, uint64
 	int warned[3] = {0, 0, 0};
 	char err[256];
 	for (int tries = 0; tries < 400 && got < n && nmoves >= 4; tries++) {
-		rp_inject c = {rs_int(&g, INJ_KINDS), 2 + rs_int(&g, nmoves - 3)};
+		/* a kind among the least used so far, so that they come in turn */
+		int used[INJ_KINDS] = {0}, least = 1 << 30, pool[INJ_KINDS], np = 0;
+		for (int k = 0; k < got; k++)
+			used[out[k].kind]++;
+		for (int k = 0; k < INJ_KINDS; k++)
+			least = used[k] < least ? used[k] : least;
+		for (int k = 0; k < INJ_KINDS; k++)
+			if (used[k] == least || tries > 200)
+				pool[np++] = k;
+		rp_inject c = {pool[rs_int(&g, np)], 2 + rs_int(&g, nmoves - 3)};
 		const gr_move *m = gr_record_move(rec, c.move - 1);
 		if (warns(c.kind) && warned[m->color])
 			continue;
