@@ -71,6 +71,30 @@ int gv_cv_line(gv_image *img, double x0, double y0, double x1, double y1, const 
 int gv_cv_circle(gv_image *img, double x, double y, double radius, const unsigned char rgb[3],
                  int thickness, char *err, size_t cap);
 
+/* Camera calibration. */
+
+/* Finds the inner corners of a chessboard of cols x rows inner corners (a
+ * board of (cols+1) x (rows+1) squares; OpenCV's patternSize) in img (1 or 3
+ * channels) and refines them to a fraction of a pixel (cornerSubPix). Large
+ * photos are searched shrunk and refined at full size. pts receives
+ * cols * rows points x y (pixels), row by row in OpenCV's order; *found is 1
+ * when the whole pattern was found, 0 (and no error) when it was not. */
+int gv_cv_chessboard(const gv_image *img, int cols, int rows, double *pts, int *found, char *err, size_t cap);
+
+/* OpenCV's calibrateCamera over nviews views of a flat pattern of npts
+ * points a view: obj[2 * k] x y of point k on the pattern (z = 0, the same in
+ * every view), img[2 * (v * npts + k)] its x y in view v; all views width x
+ * height pixels. ndist 4 fits k1 k2 p1 p2 (k3 held at 0), 5 fits k3 too.
+ * K receives the 3x3 camera matrix (row-major), dist[0..5) k1 k2 p1 p2 k3,
+ * *rms the RMS reprojection error in pixels. */
+int gv_cv_calibrate(const double *obj, const double *img, int npts, int nviews, int width, int height, int ndist,
+                    double K[9], double dist[5], double *rms, char *err, size_t cap);
+
+/* Draws text (ASCII, OpenCV's simplex font) centred on (x, y), capitals
+ * height pixels tall, on img in place (1 or 3 channels), anti-aliased. */
+int gv_cv_text(gv_image *img, double x, double y, const char *text, double height, const unsigned char rgb[3],
+               int thickness, char *err, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif
