@@ -68,6 +68,7 @@ int cmd_detect(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_eval_video(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 
 #endif

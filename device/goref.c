@@ -23,6 +23,8 @@ static const char usage[] =
 	"  watch   referee a live game from the camera (or raw frames on stdin),\n"
 	"          with a journal that survives a crash, and operator keys\n"
 	"  eval-video  replay rendered games and compare with their true events\n"
+	"  calibrate   measure the lens (chessboard photos) or the board's place\n"
+	"          and the players' side: written into the settings file\n"
 	"\n"
 	"Run 'goref COMMAND --help' for the options of a command.\n"
 	"Exit status: 0 success, 1 something was found (an illegal move, no board),\n"
@@ -64,6 +66,8 @@ int main(int argc, char **argv)
 		return cmd_watch(argc - 1, argv + 1);
 	if (!strcmp(cmd, "eval-video"))
 		return cmd_eval_video(argc - 1, argv + 1);
+	if (!strcmp(cmd, "calibrate"))
+		return cmd_calibrate(argc - 1, argv + 1);
 #endif
 	fprintf(stderr, "goref: unknown command '%s'\n\n%s", cmd, usage);
 	return EXIT_USAGE;
