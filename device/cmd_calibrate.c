@@ -87,6 +87,8 @@ static int load_settings(settings_file *f, const char *path)
 			fprintf(stderr, "goref calibrate: %s: line %d: %s\n", path, err.line, err.message);
 		else
 			fprintf(stderr, "goref calibrate: %s: %s\n", path, err.message);
+		free(f->text);
+		f->text = NULL;
 		return EXIT_INPUT;
 	}
 	return 0;
