@@ -31,7 +31,10 @@ static void usage(FILE *f)
 	        "  --width W          frame width in pixels (default 1280)\n"
 	        "  --height H         frame height in pixels (default 720)\n"
 	        "  --moves N          render only the first N moves (default all)\n"
-	        "  --format jpg|png   frame format (default jpg, quality 90)\n"
+	        "  --format F         frame format: jpg (default, quality 90), png, or\n"
+	        "                     rgb24: every frame raw in one file frames.rgb (no\n"
+	        "                     times.txt: frame i is at i / fps), as a camera\n"
+	        "                     pipe gives them to 'goref replay -'\n"
 	        "  --quality Q        JPEG quality 1..100 (default 90)\n"
 	        "  --no-hands         stones just appear, no hand\n"
 	        "  --noise S          Gaussian sensor noise sigma in grey levels (default 3)\n"
@@ -134,10 +137,12 @@ int main(int argc, char **argv)
 			const char *f = argv[++i];
 			if (!strcmp(f, "png"))
 				o.png = true;
+			else if (!strcmp(f, "rgb24"))
+				o.raw = true;
 			else if (!strcmp(f, "jpg") || !strcmp(f, "jpeg"))
 				o.png = false;
 			else {
-				fprintf(stderr, "goref-render: --format: '%s' is not jpg or png\n", f);
+				fprintf(stderr, "goref-render: --format: '%s' is not jpg, png or rgb24\n", f);
 				return 2;
 			}
 		} else if (!strcmp(a, "--quality")) {

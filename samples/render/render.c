@@ -317,7 +317,7 @@ int rr_render(const rr_options *o, const gr_record *rec, const rp_plan *p)
 	timeline t;
 	memset(&t, 0, sizeof t);
 	int rc = 1;
-	FILE *ft = NULL, *fj = NULL, *fl = NULL;
+	FILE *ft = NULL, *fj = NULL, *fl = NULL, *fraw = NULL;
 	gv_image img = {0};
 	char path[4200], err[256];
 	double corners[8], bump_corners[8];
@@ -340,8 +340,16 @@ int rr_render(const rr_options *o, const gr_record *rec, const rp_plan *p)
 		goto done;
 	const char *ext = o->png ? "png" : "jpg";
 	fprintf(ft, "# frame seconds (goref-render, %.6g frames a second)\n", o->fps);
-	for (int i = 0; i < t.n; i++)
+	for (int i = 0; i < t.n && !o->raw; i++)
 		fprintf(ft, "%06d.%s %.3f\n", i, ext, i / o->fps);
+	if (o->raw) {
+		fclose(ft);
+		ft = NULL;
+		snprintf(path, sizeof path, "%s/times.txt", o->outdir);
+		remove(path);
+		if (!(fraw = open_out(o->outdir, "frames.rgb", path, sizeof path)))
+			goto done;
+	}
 	fprintf(fj,
 	        "{\"type\":\"render\",\"seed\":%llu,\"fps\":%.6g,\"width\":%d,\"height\":%d,\"moves\":%d,\"size\":%d,"
 	        "\"frames\":%d,\"tilt\":%.3f,\"distortion\":%.5f,",
@@ -423,7 +431,16 @@ int rr_render(const rr_options *o, const gr_record *rec, const rp_plan *p)
 		}
 		rs_scene_frame(sc, fr->hand ? &fr->h : NULL, i, i / o->fps, &img);
 		snprintf(path, sizeof path, "%s/%06d.%s", o->outdir, i, ext);
-		int wr = o->png ? gv_png_write(path, &img, err, sizeof err) : gv_imwrite(path, &img, o->quality, err, sizeof err);
+		int wr;
+		if (o->raw) {
+			size_t bytes = (size_t)img.width * 3 * (size_t)img.height;
+			wr = fwrite(img.data, 1, bytes, fraw) == bytes ? 0 : GV_EWRITE;
+			if (wr)
+				snprintf(err, sizeof err, "%s", strerror(errno));
+			snprintf(path, sizeof path, "%s/frames.rgb", o->outdir);
+		} else {
+			wr = o->png ? gv_png_write(path, &img, err, sizeof err) : gv_imwrite(path, &img, o->quality, err, sizeof err);
+		}
 		if (wr != 0) {
 			fprintf(stderr, "\ngoref-render: cannot write %s: %s\n", path, err);
 			goto done;
@@ -438,6 +455,10 @@ int rr_render(const rr_options *o, const gr_record *rec, const rp_plan *p)
 	}
 	rc = 0;
 done:
+	if (fraw && fclose(fraw) != 0) {
+		fprintf(stderr, "goref-render: cannot write frames.rgb: %s\n", strerror(errno));
+		rc = 1;
+	}
 	if (ft)
 		fclose(ft);
 	if (fj)

@@ -16,6 +16,7 @@ typedef struct rr_options {
 	double fps;
 	bool hands;          /* false: stones just appear, no hand */
 	bool png;            /* PNG frames instead of JPEG */
+	bool raw;            /* all frames raw (RGB24, no padding) in one file, frames.rgb */
 	int quality;         /* JPEG quality */
 	int bump;            /* bumped after this move (0: never) */
 	double bump_deg, bump_dx, bump_dy;
