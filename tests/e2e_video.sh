@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# End-to-end tests from frames to rulings, on games goref-render draws:
+#  - goref eval-video on a short game with three violations injected: every
+#    move recorded right, every violation ruled, no false ruling;
+#  - goref replay reading raw RGB frames on stdin (as a camera pipe gives
+#    them): the moves of the game;
+#  - goref watch killed with kill -9 twice in the middle of a game and run
+#    again each time on the frames that follow: the game goes on from its
+#    journal with every move, and the events file matches the journal.
+# Skips (77) when goref-render was not built (no vision/).
+# usage: e2e_video.sh GOREF FIXTURES
+set -u
+goref=$1
+render=$(dirname "$goref")/goref-render
+[ -x "$render" ] || { echo "SKIP: goref-render not built"; exit 77; }
+. "$(dirname "$0")/lib_e2e.sh"
+game=$(dirname "$0")/../samples/game.sgf
+moves_of() { tr -d ' \n\r' <"$1" | grep -o ';[BW]\[[a-s]*\]' | tr -d '\n'; }
+
+# --- eval-video: a short game with violations
+run "render violations" 0 "$render" --quiet --seed 11 --moves 24 --width 640 --height 360 \
+	--inject double_move@6,moved_stone@12,wrong_removal@17 --light "$game" "$tmp/v"
+run "eval-video" 0 "$goref" eval-video --json "$tmp/v"
+has "eval-video moves" out '"true_moves":24,"moves_right":24,"extra_moves":0'
+has "eval-video rulings" out '"true_rulings":3,"rulings_found":3,"false_rulings":0'
+has "eval-video total" out '"games":1,"games_right":1'
+delay=$(grep -o '"delay_mean":[0-9.]*' "$tmp/out" | head -1 | cut -d: -f2)
+if awk -v d="$delay" 'BEGIN { exit !(d > 0 && d < 0.5) }'; then ok; else bad "eval-video: mean delay $delay s, not under 0.5 s"; fi
+run "eval-video usage" 64 "$goref" eval-video
+run "eval-video no truth" 2 "$goref" eval-video "$tmp"
+
+# --- raw frames on stdin
+run "render raw" 0 "$render" --quiet --seed 5 --moves 10 --width 640 --height 360 --format rgb24 "$game" "$tmp/raw"
+"$goref" replay --quiet --size 640x360 --sgf "$tmp/raw.sgf" - <"$tmp/raw/frames.rgb" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && [ "$(moves_of "$tmp/raw.sgf")" = "$(moves_of "$tmp/raw/game.sgf")" ]; then ok; else
+	bad "replay of raw frames: moves $(moves_of "$tmp/raw.sgf" 2>/dev/null), expected $(moves_of "$tmp/raw/game.sgf")"
+	sed 's/^/    err: /' "$tmp/err" | head
+fi
+
+# --- watch: kill -9 in the middle of the game, twice
+run "render watch" 0 "$render" --quiet --seed 9 --moves 24 --width 640 --height 360 "$game" "$tmp/w"
+j=$tmp/game.log
+# frames of $tmp/w after original time $1 into folder $2 (links and their times)
+rest() {
+	mkdir -p "$2"
+	awk -v after="$1" '!/^#/ && $2 > after' "$tmp/w/times.txt" >"$2/times.txt"
+	while read -r name t; do ln -s "$tmp/w/$name" "$2/$name"; done <"$2/times.txt"
+}
+off=0
+src=$tmp/w
+kills=0
+for round in 1 2 3; do
+	(cd "$tmp" && exec "$goref" watch --device "$src" --speed 5 --journal "$j" --sgf "$tmp/game.sgf" \
+		--events "$tmp/game.jsonl" --quiet) >"$tmp/watch$round.out" 2>&1 </dev/null &
+	pid=$!
+	if [ $round -lt 3 ]; then
+		sleep 2.5
+		if kill -9 $pid 2>/dev/null; then kills=$((kills + 1)); fi
+		wait $pid 2>/dev/null
+		# the original time of the journal's last position, and what follows
+		last=$(grep '^@' "$j" | awk 'NF == 2 { t = $2 } END { print t + 0 }')
+		orig=$(awk -v l="$last" -v o="$off" 'BEGIN { print (l > 0 ? l - o : -1) }')
+		[ -s "$j" ] && off=$(awk -v l="$last" 'BEGIN { print l + 1 }')
+		src=$tmp/w$round
+		rest "$orig" "$src"
+	else
+		wait $pid
+		st=$?
+		if [ $st -eq 0 ]; then ok; else bad "watch round 3: exit $st"; sed 's/^/    /' "$tmp/watch3.out" | head; fi
+	fi
+done
+if [ $kills -eq 2 ]; then ok; else bad "watch: killed $kills times, not 2 (the machine too fast or too slow?)"; fi
+has "watch resumed" watch2.out "resuming the game in"
+has "watch resumed again" watch3.out "resuming the game in"
+got=$(moves_of "$tmp/game.sgf")
+want=$(moves_of "$tmp/w/game.sgf")
+if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else
+	bad "watch after two kills: moves $got, expected $want"
+	sed 's/^/    /' "$tmp"/watch*.out | head -20
+fi
+# the journal alone gives the same game, and the events file says what it says
+run "journal replays" 0 "$goref" referee --sgf "$tmp/again.sgf" "$j"
+if [ "$(moves_of "$tmp/again.sgf")" = "$want" ]; then ok; else bad "the journal's moves differ"; fi
+if cmp -s "$tmp/out" "$tmp/game.jsonl"; then ok; else
+	bad "the events file differs from the journal's events"
+	diff "$tmp/out" "$tmp/game.jsonl" | head -10 | sed 's/^/    /'
+fi
+# usage
+run "watch usage" 64 "$goref" watch --resume --new
+run "watch no camera" 2 "$goref" watch --device "$tmp/no-such-camera" --journal "$tmp/x.log"
+e2e_done
