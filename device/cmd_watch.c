@@ -18,6 +18,8 @@
 #include "cvwrap.h"
 #include "journal.h"
 #include "loop.h"
+#include "settings.h"
+#include "v4l2.h"
 
 static const char watch_usage[] =
 	"usage: goref watch [--device /dev/video0 | - | DIR] [options]\n"
@@ -29,6 +31,8 @@ static const char watch_usage[] =
 	"on the disk, before it is acted on: after a crash, a power cut or kill -9,\n"
 	"run the same command again and the game goes on with every move.\n"
 	"\n"
+	"  --config FILE     the settings (default goref.conf when it exists; goref\n"
+	"                    calibrate writes it): the options below go over it\n"
 	"  --device D        a V4L2 camera (default /dev/video0), - for raw frames\n"
 	"                    on stdin (the Pi's camera: rpicam-vid -t 0 -n --codec\n"
 	"                    yuv420 -o - | goref watch --device - --size 1280x720\n"
@@ -199,15 +203,49 @@ static int resume_item(const gr_obs_item *it, void *ud)
 	return gd_loop_command(r->loop, it->t, it->command, it->color, false, r->err, sizeof r->err) ? 1 : 0;
 }
 
-/* The camera: V4L2 through libv4l2 when goref was built with it. */
+/* The camera's news while it is lost: on the terminal; Ctrl-C gives up. */
+static int camera_status(void *user, gd_v4l2_event event, const char *msg)
+{
+	(void)user;
+	const char *what = event == GD_V4L2_LOST ? "camera lost" : event == GD_V4L2_BACK ? "camera back" : "camera";
+	fprintf(stderr, "%sgoref watch: %s: %s\r\n", event == GD_V4L2_LOST ? "\a" : "", what, msg ? msg : "");
+	return stop_flag ? 1 : 0;
+}
+
+/* The camera: V4L2 through libv4l2 (an error says so when goref was built
+ * without it). */
 static int gd_watch_open_camera(gd_source **out, const char *device, int w, int h, double fps, char *err, size_t cap)
 {
-	(void)out;
-	(void)w;
-	(void)h;
-	(void)fps;
-	snprintf(err, cap, "%s: this goref was built without camera support (libv4l2)", device);
-	return GV_EINVAL;
+	gd_v4l2_opts vo;
+	gd_v4l2_opts_init(&vo);
+	vo.width = w;
+	vo.height = h;
+	vo.fps = fps;
+	vo.status = camera_status;
+	gd_v4l2_info info;
+	int rc = gd_source_open_v4l2_opts(out, device, &vo, NULL, &info, err, cap);
+	if (rc == 0)
+		fprintf(stderr, "goref watch: %s (%s, %s): %dx%d%s\n", device, info.card, info.driver, info.width,
+		        info.height, info.fps > 0 ? "" : ", the camera's rate");
+	return rc;
+}
+
+/* Reads the settings file into s (after its defaults). 0, or EXIT_INPUT
+ * after saying why (the line and the key at fault). */
+static int load_settings(gc_settings *s, const char *path)
+{
+	size_t len = 0;
+	char *text = cli_read_file(path, &len);
+	if (!text)
+		return EXIT_INPUT;
+	gr_error e = {0};
+	int rc = gc_settings_parse(s, text, len, &e);
+	free(text);
+	if (rc) {
+		cli_report_error(path, &e);
+		return EXIT_INPUT;
+	}
+	return 0;
 }
 
 static double wall(void)
@@ -227,6 +265,10 @@ static bool take(int argc, char **argv, int *i, const char **out)
 	return true;
 }
 
+static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device, const char *size_s,
+                     const char *format_s, const char *journal, const char *sgf_out, const char *events_out,
+                     double fps, double speed, int stride, bool quiet, bool resume, bool fresh);
+
 int cmd_watch(int argc, char **argv)
 {
 	gd_loop_opts o;
@@ -236,11 +278,77 @@ int cmd_watch(int argc, char **argv)
 	double fps = 0, speed = 1;
 	int stride = 0;
 	bool quiet = false, resume = false, fresh = false;
+	/* the settings file first: the options given here go over it */
+	const char *config = NULL;
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (cli_is_help(a)) {
+		if (cli_is_help(argv[i])) {
 			fputs(watch_usage, stdout);
 			return EXIT_OK;
+		}
+		if (!strcmp(argv[i], "--config") && !take(argc, argv, &i, &config))
+			return EXIT_USAGE;
+	}
+	struct stat sb;
+	if (!config && stat("goref.conf", &sb) == 0)
+		config = "goref.conf";
+	gc_settings *cfg = calloc(1, sizeof *cfg);
+	char fmt_name[32] = "rgb24", size_buf[32] = "";
+	if (!cfg) {
+		fprintf(stderr, "goref watch: out of memory\n");
+		return EXIT_INPUT;
+	}
+	gc_settings_init(cfg);
+	if (config) {
+		if (load_settings(cfg, config) != 0) {
+			free(cfg);
+			return EXIT_INPUT;
+		}
+		fprintf(stderr, "goref watch: settings from %s\n", config);
+		device = cfg->device;
+		if (cfg->width) {
+			snprintf(size_buf, sizeof size_buf, "%dx%d", cfg->width, cfg->height);
+			size_s = size_buf;
+		}
+		snprintf(fmt_name, sizeof fmt_name, "%s", gc_format_name(cfg->format));
+		format_s = fmt_name;
+		stride = cfg->stride;
+		fps = cfg->fps;
+		o.pipe.size = cfg->board;
+		o.pipe.has_corners = cfg->has_corners;
+		memcpy(o.pipe.corners, cfg->corners, sizeof o.pipe.corners);
+		o.rotate = cfg->rotate / 90;
+		if (cfg->has_camera && cfg->ndist > 0) {
+			o.undistort = true;
+			gc_settings_camera_matrix(cfg, o.K);
+			memcpy(o.dist, cfg->dist, sizeof o.dist);
+			o.ndist = cfg->ndist;
+		}
+		o.pipe.still_s = cfg->still;
+		o.ref.komi = cfg->komi;
+		o.ref.persist = cfg->persist;
+		o.ref.repetition = cfg->repetition;
+		if (cfg->journal[0])
+			journal = cfg->journal;
+		if (cfg->sgf[0])
+			sgf_out = cfg->sgf;
+		if (cfg->events[0])
+			events_out = cfg->events;
+	}
+	int status = watch_run(argc, argv, &o, device, size_s, format_s, journal, sgf_out, events_out, fps, speed,
+	                       stride, quiet, resume, fresh);
+	free(cfg);
+	return status;
+}
+
+static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device, const char *size_s,
+                     const char *format_s, const char *journal, const char *sgf_out, const char *events_out,
+                     double fps, double speed, int stride, bool quiet, bool resume, bool fresh)
+{
+	gd_loop_opts o = *op;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--config")) {
+			i++;
 		} else if (!strcmp(a, "--device")) {
 			if (!take(argc, argv, &i, &device))
 				return EXIT_USAGE;

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cvwrap.h"
 #include "obslog.h"
 
 double gd_cpu_ms(void)
@@ -35,6 +36,8 @@ struct gd_loop {
 	gd_loop_stats st;
 	double offset;
 	bool positions; /* a position was refereed (setup stones taken) */
+	gv_undistorter *und; /* with o.undistort, made at the first frame */
+	gv_image flat;       /* the undistorted frame */
 	char line[LINE_CAP];
 };
 
@@ -63,6 +66,8 @@ void gd_loop_free(gd_loop *l)
 		return;
 	gv_pipeline_free(l->pipe);
 	gr_referee_free(l->ref);
+	gv_undistorter_free(l->und);
+	gv_image_free(&l->flat);
 	free(l);
 }
 
@@ -184,6 +189,19 @@ int gd_loop_command(gd_loop *l, double t, gr_command cmd, gr_color color, bool l
 int gd_loop_frame(gd_loop *l, const gv_image *frame, double t, char *err, size_t cap)
 {
 	double t1 = gd_cpu_ms();
+	if (l->o.undistort) {
+		int rc = 0;
+		if (!l->und) {
+			rc = gv_undistorter_new(&l->und, l->o.K, l->o.dist, l->o.ndist, frame->width, frame->height, err, cap);
+			if (!rc)
+				rc = gv_image_alloc(&l->flat, frame->width, frame->height, 3);
+		}
+		if (!rc)
+			rc = gv_undistorter_apply(l->und, frame, &l->flat, err, cap);
+		if (rc)
+			return rc;
+		frame = &l->flat;
+	}
 	l->st.frames++;
 	l->st.width = frame->width;
 	l->st.height = frame->height;

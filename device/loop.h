@@ -30,6 +30,10 @@ typedef struct gd_loop_opts {
 	int rotate;               /* quarter turns clockwise (0..3) that bring the view as seen to the
 	                             players' view (Black's side at the bottom): a camera on White's side
 	                             needs 2 */
+	bool undistort;           /* undo the lens's distortion (K, dist) before the pipeline */
+	double K[9];              /* camera matrix, row-major */
+	double dist[5];
+	int ndist;                /* 4 or 5 */
 	FILE *log;                /* the observation log is appended here as it is made (or NULL) */
 	bool sync;                /* flush the log to the disk (fsync) before the referee acts */
 	gr_event_cb on_event;     /* each referee event (or NULL) */

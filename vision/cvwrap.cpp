@@ -298,6 +298,59 @@ extern "C" int gv_cv_undistort(const gv_image *src, const double K[9], const dou
 	});
 }
 
+struct gv_undistorter {
+	int width, height;
+	cv::Mat map1, map2;
+};
+
+extern "C" int gv_undistorter_new(gv_undistorter **out, const double K[9], const double *dist, int ndist, int width,
+                                  int height, char *err, size_t cap)
+{
+	if (!out || !K || !dist || width <= 0 || height <= 0 ||
+	    (ndist != 4 && ndist != 5 && ndist != 8 && ndist != 12 && ndist != 14)) {
+		set_err(err, cap, "undistorter", "bad argument");
+		return GV_EINVAL;
+	}
+	*out = nullptr;
+	return guarded("undistorter", err, cap, nullptr, [&]() -> int {
+		cv::Mat k(3, 3, CV_64F), d(1, ndist, CV_64F);
+		for (int i = 0; i < 9; i++)
+			k.at<double>(i / 3, i % 3) = K[i];
+		for (int i = 0; i < ndist; i++)
+			d.at<double>(0, i) = dist[i];
+		gv_undistorter *u = new gv_undistorter;
+		u->width = width;
+		u->height = height;
+		try {
+			cv::initUndistortRectifyMap(k, d, cv::Mat(), k, cv::Size(width, height), CV_16SC2, u->map1, u->map2);
+		} catch (...) {
+			delete u;
+			throw;
+		}
+		*out = u;
+		return GV_OK;
+	});
+}
+
+extern "C" int gv_undistorter_apply(const gv_undistorter *u, const gv_image *src, gv_image *out, char *err, size_t cap)
+{
+	if (!u || !valid(src) || !valid(out) || src->width != u->width || src->height != u->height ||
+	    out->width != u->width || out->height != u->height || out->channels != src->channels) {
+		set_err(err, cap, "undistort", "bad argument (the image's size is not the undistorter's)");
+		return GV_EINVAL;
+	}
+	return guarded("undistort", err, cap, nullptr, [&]() -> int {
+		cv::Mat dst = wrap(out);
+		cv::remap(wrap(src), dst, u->map1, u->map2, cv::INTER_LINEAR);
+		return GV_OK;
+	});
+}
+
+extern "C" void gv_undistorter_free(gv_undistorter *u)
+{
+	delete u;
+}
+
 extern "C" int gv_cv_line(gv_image *img, double x0, double y0, double x1, double y1, const unsigned char rgb[3],
                           int thickness, char *err, size_t cap)
 {

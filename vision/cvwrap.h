@@ -64,6 +64,16 @@ int gv_cv_warp(const gv_image *src, const double M[9], gv_image *out, int width,
 int gv_cv_undistort(const gv_image *src, const double K[9], const double *dist, int ndist,
                     gv_image *out, char *err, size_t cap);
 
+/* The same for every frame of a camera, fast: the undistortion maps for
+ * width x height frames are made once (new) and applied per frame (apply:
+ * out must be allocated, of the frames' size and channels). Returns 0,
+ * GV_EINVAL, GV_ENOMEM or GV_ECV. */
+typedef struct gv_undistorter gv_undistorter;
+int gv_undistorter_new(gv_undistorter **out, const double K[9], const double *dist, int ndist, int width,
+                       int height, char *err, size_t cap);
+int gv_undistorter_apply(const gv_undistorter *u, const gv_image *src, gv_image *out, char *err, size_t cap);
+void gv_undistorter_free(gv_undistorter *u);
+
 /* Drawing on img in place (1 or 3 channels; rgb[0..2], grey uses rgb[0]),
  * anti-aliased, thickness in pixels (-1 fills a circle). */
 int gv_cv_line(gv_image *img, double x0, double y0, double x1, double y1, const unsigned char rgb[3],

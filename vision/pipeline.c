@@ -468,6 +468,17 @@ int gv_pipeline_feed(gv_pipeline *p, const gv_image *rgb, double t, gv_observati
 	p->have_t = true;
 	p->t = t;
 	p->st.frames++;
+	if (!p->located && p->o.has_corners && !p->have_try) {
+		double H[9];
+		p->have_try = true;
+		p->last_try = t;
+		if (!gv_h_from_corners(p->o.corners, p->size, H)) {
+			if (err && cap)
+				snprintf(err, cap, "pipeline: the corners given are not a quadrilateral");
+			return GV_EINVAL;
+		}
+		use_grid(p, H);
+	}
 	if (!p->located) {
 		/* the first frame, then once a second (a search is slow) */
 		if (p->have_try && t - p->last_try < 1.0 && !p->o.stills)

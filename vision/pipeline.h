@@ -8,7 +8,7 @@
  *
  * Per frame, in order:
  * 1. Until the grid is known, it is searched for (gv_locate) on the first
- *    frame and then once a second of frames.
+ *    frame and then once a second of frames (unless its corners are given).
  * 2. Motion: the mean brightness of a small patch around every point and at
  *    the middle of every square (the board's margin included) is compared
  *    with the same patch at the start of the current still window. Any patch
@@ -61,6 +61,8 @@ typedef struct gv_pipeline_opts {
 	float unsure;     /* points read with a confidence under this keep their last value (default 0.15) */
 	bool stills;      /* every frame is a stable view (see above) */
 	bool relocate;    /* look for the grid again at every reading (default true) */
+	bool has_corners; /* corners holds the grid's corners (from a calibration): no search */
+	double corners[8];/* x y clockwise from the top-left, as gv_locate gives them */
 } gv_pipeline_opts;
 
 /* Fills o with the defaults. */
