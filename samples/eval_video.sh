@@ -12,8 +12,9 @@
 #   -j JOBS       renders at once (default 2)
 #   -m MIN_MOVES  only games with at least this many moves (default 200)
 #   -k            keep games already rendered in OUTDIR (same recipe)
-#   SGF...        the games (default: samples/game.sgf and the 19x19 GNU Go
-#                 self-play games of tests/fixtures/selfplay, longest first)
+#   SGF...        the games (default: samples/game.sgf, the 19x19 GNU Go
+#                 self-play games of tests/fixtures/selfplay, longest first,
+#                 then samples/games/*.sgf)
 #
 # Game i (from 1) is rendered with --seed i at 1280x720, 10 frames a second,
 # with hands, noise and lens distortion, and:
@@ -54,7 +55,7 @@ done
 if [ $# -eq 0 ]; then
 	set -- "$here/samples/game.sgf" $(for f in "$here"/tests/fixtures/selfplay/19x19-*.sgf; do
 		echo "$(grep -o ';[BW]\[[a-s][a-s]\]' "$f" | wc -l) $f"
-	done | sort -rn | awk '{print $2}')
+	done | sort -rn | awk '{print $2}') "$here"/samples/games/*.sgf
 fi
 # the games long enough
 list=()
