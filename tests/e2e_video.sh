@@ -6,7 +6,8 @@
 #    them): the moves of the game;
 #  - goref watch killed with kill -9 twice in the middle of a game and run
 #    again each time on the frames that follow: the game goes on from its
-#    journal with every move, and the events file matches the journal.
+#    journal with every move, and the events file matches the journal;
+#    Ctrl-C ends it cleanly; its settings file is read, bad values named.
 # Skips (77) when goref-render was not built (no vision/).
 # usage: e2e_video.sh GOREF FIXTURES
 set -u
@@ -85,6 +86,26 @@ if cmp -s "$tmp/out" "$tmp/game.jsonl"; then ok; else
 	bad "the events file differs from the journal's events"
 	diff "$tmp/out" "$tmp/game.jsonl" | head -10 | sed 's/^/    /'
 fi
+# Ctrl-C (SIGINT) ends cleanly: exit 0, the record written, the journal whole
+(cd "$tmp" && exec "$goref" watch --device "$tmp/w" --speed 2 --journal "$tmp/int.log" --sgf "$tmp/int.sgf" \
+	--events "$tmp/int.jsonl" --quiet) >"$tmp/int.out" 2>&1 </dev/null &
+pid=$!
+sleep 3
+kill -INT $pid
+wait $pid
+st=$?
+if [ $st -eq 0 ]; then ok; else bad "watch after Ctrl-C: exit $st"; sed 's/^/    /' "$tmp/int.out" | head; fi
+has "watch Ctrl-C" int.out "stopped; the journal"
+if [ -s "$tmp/int.sgf" ] && "$goref" referee --quiet "$tmp/int.log"; then ok; else bad "watch Ctrl-C: no record, or a journal that does not read"; fi
+# the settings file: a bad value is named with its line
+printf 'board = 19\nstill = soon\n' >"$tmp/bad.conf"
+run "watch bad settings" 2 "$goref" watch --config "$tmp/bad.conf"
+has "watch bad settings" err "bad.conf:2"
+has "watch bad settings" err "still:"
+# the settings file's device and paths are used, the options go over them
+printf 'device = %s\njournal = %s\nsgf = %s\n' "$tmp/none" "$tmp/c.log" "$tmp/c.sgf" >"$tmp/ok.conf"
+run "watch settings device" 2 "$goref" watch --config "$tmp/ok.conf"
+has "watch settings device" err "$tmp/none"
 # usage
 run "watch usage" 64 "$goref" watch --resume --new
 run "watch no camera" 2 "$goref" watch --device "$tmp/no-such-camera" --journal "$tmp/x.log"
