@@ -66,7 +66,7 @@ void gv_pipeline_opts_init(gv_pipeline_opts *o)
 	o->still_s = 0.3;
 	o->repeat_s = 1.0;
 	o->motion = 8;
-	o->hidden = 0.12;
+	o->hidden = 0.025;
 	o->unsure = 0.1f;
 	o->relocate = true;
 	o->stuck_s = 20;
@@ -150,11 +150,13 @@ static void use_grid(gv_pipeline *p, const double H[9])
 	for (int j = 0; j <= n; j++)
 		for (int i = 0; i <= n; i++)
 			make_patch(p, &p->sq[j * (n + 1) + i], i - 0.5, j - 0.5, QS, QR);
+	if (!p->located) {
+		p->have_ref = false;
+		for (int k = 0; k < NSQ; k++)
+			p->hid_since[k] = -1;
+	}
 	p->located = true;
 	p->win = false;
-	p->have_ref = false;
-	for (int k = 0; k < NSQ; k++)
-		p->hid_since[k] = -1;
 }
 
 /* Mean grey of a patch (-1 when no sample is on the image). */
@@ -215,31 +217,37 @@ static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *h
 		hid[k] = false;
 	if (!p->have_ref)
 		return 0;
-	/* the overall light change: the median ratio of each colour channel */
-	float gain[3];
-	for (int c = 0; c < 3; c++) {
-		float ratio[NSQ];
-		int nr = 0;
-		for (int k = 0; k < p->nsq; k++)
-			if (p->ref_sq[k][c] > 1 && cur[k][c] >= 0)
-				ratio[nr++] = cur[k][c] / p->ref_sq[k][c];
-		if (nr == 0)
-			return 0;
-		qsort(ratio, (size_t)nr, sizeof *ratio, cmp_float);
-		gain[c] = ratio[nr / 2] > 0 ? ratio[nr / 2] : 1;
+	/* the overall light change: the median brightness ratio */
+	float ratio[NSQ];
+	int nr = 0;
+	for (int k = 0; k < p->nsq; k++) {
+		float lr = p->ref_sq[k][0] + p->ref_sq[k][1] + p->ref_sq[k][2];
+		float lc = cur[k][0] + cur[k][1] + cur[k][2];
+		if (lr > 3 && lc >= 0)
+			ratio[nr++] = lc / lr;
 	}
+	if (nr == 0)
+		return 0;
+	qsort(ratio, (size_t)nr, sizeof *ratio, cmp_float);
+	float gain = ratio[nr / 2] > 0 ? ratio[nr / 2] : 1;
 	int count = 0;
 	for (int k = 0; k < p->nsq; k++) {
-		if (cur[k][0] < 0)
+		float lr = p->ref_sq[k][0] + p->ref_sq[k][1] + p->ref_sq[k][2];
+		float lc = cur[k][0] + cur[k][1] + cur[k][2];
+		if (lr <= 3 || lc < 0)
 			continue;
-		/* any channel off by more than its share: skin is redder and bluer
-		 * than wood, a sleeve or a shadow darker */
-		bool h = false;
-		for (int c = 0; c < 3 && !h; c++) {
-			float ref = p->ref_sq[k][c] > 8 ? p->ref_sq[k][c] : 8;
-			h = fabsf(cur[k][c] / gain[c] - p->ref_sq[k][c]) > (float)p->o.hidden * ref;
+		/* a shadow or the light changes the brightness, not the hue: only
+		 * a deep change of brightness counts (an arm's own shadow, a dark
+		 * sleeve); a change of hue is something lying there (skin is as
+		 * bright as wood, but redder and bluer) */
+		float rel = lc / gain / lr;
+		float dh = 0;
+		for (int c = 0; c < 3; c++) {
+			float d = fabsf(cur[k][c] / lc - p->ref_sq[k][c] / lr);
+			if (d > dh)
+				dh = d;
 		}
-		if (h) {
+		if (dh > (float)p->o.hidden || rel < 0.55f || rel > 1.6f) {
 			hid[k] = true;
 			count++;
 		}
@@ -339,7 +347,16 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 {
 	int n = p->size;
 	bool relocated = false;
-	if (p->o.relocate && p->have_obs) {
+	float cur[NSQ][3];
+	bool hid[NSQ];
+	for (int k = 0; k < p->nsq; k++)
+		patch_rgb(f, &p->sq[k], QS * QS, cur[k]);
+	int nhid = hidden_squares(p, cur, hid);
+	/* the grid again, on a clear board only (a hand or a sleeve over the
+	 * lines can pull the search off): a move of more than a fifth of a
+	 * cell is a bump or a camera that moved; less is the search's own
+	 * jitter, which the reading does not mind */
+	if (p->o.relocate && p->have_obs && nhid == 0) {
 		double H[9];
 		int rc = search(p, f, H, NULL, err, cap);
 		if (rc < 0)
@@ -348,12 +365,12 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 			double c[8];
 			gv_h_corners(H, n, c);
 			double d = corner_shift(c, p->corners);
-			double tol = 0.08 * p->cell_px > 1.5 ? 0.08 * p->cell_px : 1.5;
+			double tol = 0.2 * p->cell_px > 3 ? 0.2 * p->cell_px : 3;
 			if (d > tol && d < 1.5 * p->cell_px) {
 				use_grid(p, H);
 				relocated = true;
 			} else if (d >= 1.5 * p->cell_px) {
-				if (p->far_pending && corner_shift(c, p->far_corners) < 2 * tol) {
+				if (p->far_pending && corner_shift(c, p->far_corners) < tol) {
 					use_grid(p, H);
 					relocated = true;
 					p->far_pending = false;
@@ -365,17 +382,15 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 				p->far_pending = false;
 			}
 		}
-		if (relocated)
+		if (relocated) {
 			p->st.relocations++;
+			/* the same board seen from the new grid: the hue of the
+			 * square middles does not depend on where exactly they are */
+			for (int k = 0; k < p->nsq; k++)
+				patch_rgb(f, &p->sq[k], QS * QS, cur[k]);
+			nhid = hidden_squares(p, cur, hid);
+		}
 	}
-	float cur[NSQ][3];
-	for (int k = 0; k < p->nsq; k++)
-		patch_rgb(f, &p->sq[k], QS * QS, cur[k]);
-	bool hid[NSQ];
-	/* after the grid moved, the old colours do not line up: nothing is hidden by that */
-	int nhid = relocated ? 0 : hidden_squares(p, cur, hid);
-	if (relocated)
-		memset(hid, 0, sizeof hid);
 	unsigned char cells[NPT];
 	float conf[NPT];
 	int rc = gv_classify(f, p->H, n, cells, conf);

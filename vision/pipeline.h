@@ -18,18 +18,21 @@
  *      (a stone is narrower than a cell, and stands on a corner of it), so a
  *      square middle whose colour differs from what it was at the last
  *      observation (after the overall light change is taken out) has a hand,
- *      a sleeve or a shadow over it. The four points around a hidden square
- *      are not read: they keep their last value (they are not guessed).
+ *      a sleeve or an arm's deep shadow over it (a change of hue, or of
+ *      brightness by more than a shadow or the light gives). The four
+ *      points around a hidden square are not read: they keep their last
+ *      value (they are not guessed).
  *      Seen at an angle, a stone leans into the squares beside its point: a
  *      patch of at most 6 changed squares, each touching a point whose
  *      reading changed, is such a stone coming or going, not a hand.
  *      Square middles not hidden (nor next to a hidden one) are taken as
  *      the new reference; one hidden at every reading for `stuck_s` seconds
  *      too (a lid or a score sheet left on the board's edge).
- *    - The grid is looked for again (gv_locate). If it moved (the board was
- *      bumped, the camera shifted) the new grid is taken: at once when it
- *      moved by less than a cell and a half, after two readings that agree
- *      when it moved further.
+ *    - On a clear board (no square hidden) the grid is looked for again
+ *      (gv_locate). If it moved by more than a fifth of a cell (the board
+ *      was bumped, the camera shifted) the new grid is taken: at once when
+ *      it moved by less than a cell and a half, after two readings that
+ *      agree when it moved further. Less is the search's own jitter.
  *    - gv_classify reads every point; points it is unsure of keep their last
  *      value too.
  *    The reading is one observation. While the board stays still it is read
@@ -54,8 +57,10 @@ typedef struct gv_pipeline_opts {
 	double still_s;   /* how long the board must be still before it is read (default 0.3 s) */
 	double repeat_s;  /* read again after this much more stillness (default 1 s) */
 	double motion;    /* grey levels a patch may change and still be still (default 8) */
-	double hidden;    /* share of each colour channel a square middle may change, after
-	                     the overall light change, and not count as hidden (default 0.12) */
+	double hidden;    /* how much a square middle's hue (each channel's share of its
+	                     brightness) may change and not count as hidden (default 0.025);
+	                     its brightness, after the overall light change, may fall to 0.55
+	                     or rise to 1.6 times (shadows, light) */
 	double stuck_s;   /* a square hidden at every reading for this long is taken as the
 	                     board's new look: something left lying there (default 20 s) */
 	float unsure;     /* points read with a confidence under this keep their last value (default 0.15) */
