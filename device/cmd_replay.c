@@ -148,11 +148,14 @@ int cmd_replay(int argc, char **argv)
 	double fps = 0;
 	int stride = 0;
 	bool quiet = false, progress = isatty(2) != 0;
-	for (int i = 1; i < argc; i++) {
+	for (int i = 1, r; i < argc; i++) {
 		const char *a = argv[i];
 		if (cli_is_help(a)) {
 			fputs(replay_usage, stdout);
 			return EXIT_OK;
+		} else if ((r = cli_loop_option("replay", argc, argv, &i, &o)) != 0) {
+			if (r < 0)
+				return EXIT_USAGE;
 		} else if (!strcmp(a, "--size")) {
 			if (!take_arg(argc, argv, &i, &size_s))
 				return EXIT_USAGE;
@@ -168,42 +171,8 @@ int cmd_replay(int argc, char **argv)
 		} else if (!strcmp(a, "--times")) {
 			if (!take_arg(argc, argv, &i, &times))
 				return EXIT_USAGE;
-		} else if (!strcmp(a, "--board")) {
-			if (!cli_parse_int("--board", i + 1 < argc ? argv[++i] : NULL, 9, 19, &o.pipe.size))
-				return EXIT_USAGE;
-			if (o.pipe.size != 9 && o.pipe.size != 13 && o.pipe.size != 19) {
-				fprintf(stderr, "goref replay: --board must be 9, 13 or 19\n");
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "--still")) {
-			if (!cli_parse_double("--still", i + 1 < argc ? argv[++i] : NULL, 0, 60, &o.pipe.still_s))
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "--rotate")) {
-			int deg = 0;
-			if (!cli_parse_int("--rotate", i + 1 < argc ? argv[++i] : NULL, 0, 270, &deg))
-				return EXIT_USAGE;
-			if (deg % 90) {
-				fprintf(stderr, "goref replay: --rotate takes 0, 90, 180 or 270\n");
-				return EXIT_USAGE;
-			}
-			o.rotate = deg / 90;
 		} else if (!strcmp(a, "--stills")) {
 			o.pipe.stills = true;
-		} else if (!strcmp(a, "--komi")) {
-			if (!cli_parse_double("--komi", i + 1 < argc ? argv[++i] : NULL, -400, 400, &o.ref.komi))
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "--persist")) {
-			if (!cli_parse_int("--persist", i + 1 < argc ? argv[++i] : NULL, 1, 1000, &o.ref.persist))
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "--repetition")) {
-			int r = gr_repetition_rule_parse(i + 1 < argc ? argv[++i] : NULL);
-			if (r < 0) {
-				fprintf(stderr, "goref replay: --repetition takes forbid, draw, replay or no-result\n");
-				return EXIT_USAGE;
-			}
-			o.ref.repetition = (gr_repetition_rule)r;
-		} else if (!strcmp(a, "--setup")) {
-			o.setup = true;
 		} else if (!strcmp(a, "--sgf")) {
 			if (!take_arg(argc, argv, &i, &sgf_out))
 				return EXIT_USAGE;

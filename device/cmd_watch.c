@@ -347,8 +347,12 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 	gd_loop_opts o = *op;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		int r;
 		if (!strcmp(a, "--config")) {
 			i++;
+		} else if ((r = cli_loop_option("watch", argc, argv, &i, &o)) != 0) {
+			if (r < 0)
+				return EXIT_USAGE;
 		} else if (!strcmp(a, "--device")) {
 			if (!take(argc, argv, &i, &device))
 				return EXIT_USAGE;
@@ -367,40 +371,6 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 		} else if (!strcmp(a, "--speed")) {
 			if (!cli_parse_double("--speed", i + 1 < argc ? argv[++i] : NULL, 0, 1000, &speed))
 				return EXIT_USAGE;
-		} else if (!strcmp(a, "--board")) {
-			if (!cli_parse_int("--board", i + 1 < argc ? argv[++i] : NULL, 9, 19, &o.pipe.size))
-				return EXIT_USAGE;
-			if (o.pipe.size != 9 && o.pipe.size != 13 && o.pipe.size != 19) {
-				fprintf(stderr, "goref watch: --board must be 9, 13 or 19\n");
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "--rotate")) {
-			int deg = 0;
-			if (!cli_parse_int("--rotate", i + 1 < argc ? argv[++i] : NULL, 0, 270, &deg))
-				return EXIT_USAGE;
-			if (deg % 90) {
-				fprintf(stderr, "goref watch: --rotate takes 0, 90, 180 or 270\n");
-				return EXIT_USAGE;
-			}
-			o.rotate = deg / 90;
-		} else if (!strcmp(a, "--still")) {
-			if (!cli_parse_double("--still", i + 1 < argc ? argv[++i] : NULL, 0, 60, &o.pipe.still_s))
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "--komi")) {
-			if (!cli_parse_double("--komi", i + 1 < argc ? argv[++i] : NULL, -400, 400, &o.ref.komi))
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "--persist")) {
-			if (!cli_parse_int("--persist", i + 1 < argc ? argv[++i] : NULL, 1, 1000, &o.ref.persist))
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "--repetition")) {
-			int r = gr_repetition_rule_parse(i + 1 < argc ? argv[++i] : NULL);
-			if (r < 0) {
-				fprintf(stderr, "goref watch: --repetition takes forbid, draw, replay or no-result\n");
-				return EXIT_USAGE;
-			}
-			o.ref.repetition = (gr_repetition_rule)r;
-		} else if (!strcmp(a, "--setup")) {
-			o.setup = true;
 		} else if (!strcmp(a, "--journal")) {
 			if (!take(argc, argv, &i, &journal))
 				return EXIT_USAGE;

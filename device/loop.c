@@ -117,16 +117,21 @@ static int log_text(gd_loop *l, const char *text, char *err, size_t cap)
 	return 0;
 }
 
+/* Logs the entry of n bytes just written into l->line. */
+static int log_entry(gd_loop *l, size_t n, char *err, size_t cap)
+{
+	if (n >= LINE_CAP) {
+		snprintf(err, cap, "internal: a log entry too long");
+		return GV_EINVAL;
+	}
+	return log_text(l, l->line, err, cap);
+}
+
 int gd_loop_observe(gd_loop *l, double t, int size, const unsigned char *cells, bool log, char *err, size_t cap)
 {
 	t += l->offset;
 	if (log) {
-		size_t n = gr_obslog_write_position(t, size, cells, l->line, LINE_CAP);
-		if (n >= LINE_CAP) {
-			snprintf(err, cap, "internal: a log entry too long");
-			return GV_EINVAL;
-		}
-		int rc = log_text(l, l->line, err, cap);
+		int rc = log_entry(l, gr_obslog_write_position(t, size, cells, l->line, LINE_CAP), err, cap);
 		if (rc)
 			return rc;
 	}
@@ -165,12 +170,7 @@ int gd_loop_command(gd_loop *l, double t, gr_command cmd, gr_color color, bool l
 	if (l->st.last_t > t)
 		t = l->st.last_t; /* a command between two frames: never back in time */
 	if (log) {
-		size_t n = gr_obslog_write_command(t, cmd, color, l->line, LINE_CAP);
-		if (n >= LINE_CAP) {
-			snprintf(err, cap, "internal: a log entry too long");
-			return GV_EINVAL;
-		}
-		int rc = log_text(l, l->line, err, cap);
+		int rc = log_entry(l, gr_obslog_write_command(t, cmd, color, l->line, LINE_CAP), err, cap);
 		if (rc)
 			return rc;
 	}

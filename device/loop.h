@@ -94,6 +94,13 @@ const gd_loop_stats *gd_loop_get_stats(gd_loop *l);
 int gd_loop_run(gd_source *src, const gd_loop_opts *o, gr_referee **ref_out, gd_loop_stats *st,
                 char *err, size_t cap);
 
+/* For the commands (device/cli_loop.c): if argv[*i] is one of the options
+ * replay and watch share (--board, --rotate, --still, --komi, --persist,
+ * --repetition, --setup), takes it and its value into o and returns 1 (*i
+ * on its last word); 0 when it is none of them; -1 after printing why the
+ * value is bad. */
+int cli_loop_option(const char *cmd, int argc, char **argv, int *i, gd_loop_opts *o);
+
 /* CPU time of the calling thread, in milliseconds. */
 double gd_cpu_ms(void);
 
