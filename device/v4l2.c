@@ -254,7 +254,10 @@ static int cam_open(cam *c, char *err, size_t cap)
 			set_err(err, cap, "%s: permission denied (is the user in the video group?)", c->path);
 			return GD_EACCES;
 		}
-		if (e == ENOTTY || e == EINVAL) { /* libv4l2: QUERYCAP failed */
+		/* libv4l2: QUERYCAP failed (ENOSYS: qemu-user's answer to a
+		 * V4L2 ioctl on a file that is no device, where a kernel says
+		 * ENOTTY) */
+		if (e == ENOTTY || e == EINVAL || e == ENOSYS) {
 			set_err(err, cap, "%s: not a camera (not a V4L2 device)", c->path);
 			return GD_ENOTCAM;
 		}
@@ -268,7 +271,7 @@ static int cam_open(cam *c, char *err, size_t cap)
 	memset(&vc, 0, sizeof vc);
 	if (xioctl(c, VIDIOC_QUERYCAP, &vc) < 0) {
 		int e = errno;
-		if (e == ENOTTY || e == EINVAL) {
+		if (e == ENOTTY || e == EINVAL || e == ENOSYS) {
 			set_err(err, cap, "%s: not a camera (not a V4L2 device)", c->path);
 			rc = GD_ENOTCAM;
 		} else
