@@ -352,45 +352,6 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 	for (int k = 0; k < p->nsq; k++)
 		patch_rgb(f, &p->sq[k], QS * QS, cur[k]);
 	int nhid = hidden_squares(p, cur, hid);
-	/* the grid again, on a clear board only (a hand or a sleeve over the
-	 * lines can pull the search off): a move of more than a fifth of a
-	 * cell is a bump or a camera that moved; less is the search's own
-	 * jitter, which the reading does not mind */
-	if (p->o.relocate && p->have_obs && nhid == 0) {
-		double H[9];
-		int rc = search(p, f, H, NULL, err, cap);
-		if (rc < 0)
-			return rc;
-		if (rc == 1) {
-			double c[8];
-			gv_h_corners(H, n, c);
-			double d = corner_shift(c, p->corners);
-			double tol = 0.2 * p->cell_px > 3 ? 0.2 * p->cell_px : 3;
-			if (d > tol && d < 1.5 * p->cell_px) {
-				use_grid(p, H);
-				relocated = true;
-			} else if (d >= 1.5 * p->cell_px) {
-				if (p->far_pending && corner_shift(c, p->far_corners) < tol) {
-					use_grid(p, H);
-					relocated = true;
-					p->far_pending = false;
-				} else {
-					p->far_pending = true;
-					memcpy(p->far_corners, c, sizeof c);
-				}
-			} else {
-				p->far_pending = false;
-			}
-		}
-		if (relocated) {
-			p->st.relocations++;
-			/* the same board seen from the new grid: the hue of the
-			 * square middles does not depend on where exactly they are */
-			for (int k = 0; k < p->nsq; k++)
-				patch_rgb(f, &p->sq[k], QS * QS, cur[k]);
-			nhid = hidden_squares(p, cur, hid);
-		}
-	}
 	unsigned char cells[NPT];
 	float conf[NPT];
 	int rc = gv_classify(f, p->H, n, cells, conf);
@@ -400,6 +361,62 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 	}
 	if (rc)
 		return rc;
+	/* The grid again. A grid that moved by more than a
+	 * fifth of a cell is a candidate (less is the search's own jitter,
+	 * which the reading does not mind). The search can also be wrong, a
+	 * line off on a crowded edge, pulled by a hand over the lines: a
+	 * candidate is taken only when the board
+	 * read through it agrees with the last observation better than the
+	 * board read through the grid in use (a bumped board read through the
+	 * old grid does not), and one that moved by half a cell or more only
+	 * when two searches in a row found it. */
+	if (p->o.relocate && p->have_obs) {
+		double H[9];
+		rc = search(p, f, H, NULL, err, cap);
+		if (rc < 0)
+			return rc;
+		double c[8];
+		double d = 0, tol = 0.2 * p->cell_px > 3 ? 0.2 * p->cell_px : 3;
+		if (rc == 1) {
+			gv_h_corners(H, n, c);
+			d = corner_shift(c, p->corners);
+			if (getenv("GOREF_PIPE_DEBUG"))
+				fprintf(stderr, "t %.2f grid search: corners moved %.1f px (cell %.1f px)\n", t, d, p->cell_px);
+		}
+		bool candidate = rc == 1 && d > tol;
+		if (candidate && d >= 0.5 * p->cell_px) {
+			bool again = p->far_pending && corner_shift(c, p->far_corners) < tol;
+			p->far_pending = !again;
+			memcpy(p->far_corners, c, sizeof c);
+			candidate = again;
+		} else {
+			p->far_pending = false;
+		}
+		if (candidate) {
+			unsigned char cells2[NPT];
+			float conf2[NPT];
+			if (gv_classify(f, H, n, cells2, conf2) == 0) {
+				int was = 0, now = 0;
+				for (int k = 0; k < n * n; k++) {
+					was += cells[k] != p->cells[k];
+					now += cells2[k] != p->cells[k];
+				}
+				if (now < was || (now == was && d >= 0.5 * p->cell_px)) {
+					use_grid(p, H);
+					relocated = true;
+					p->st.relocations++;
+					memcpy(cells, cells2, sizeof cells);
+					memcpy(conf, conf2, sizeof conf);
+					/* the same board from the new grid: the hue of the
+					 * square middles does not depend on where exactly
+					 * they are */
+					for (int k = 0; k < p->nsq; k++)
+						patch_rgb(f, &p->sq[k], QS * QS, cur[k]);
+					nhid = hidden_squares(p, cur, hid);
+				}
+			}
+		}
+	}
 	if (nhid && p->have_obs)
 		nhid = excuse_stones(p, hid, cells);
 	p->st.readings++;

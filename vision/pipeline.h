@@ -28,13 +28,14 @@
  *      Square middles not hidden (nor next to a hidden one) are taken as
  *      the new reference; one hidden at every reading for `stuck_s` seconds
  *      too (a lid or a score sheet left on the board's edge).
- *    - On a clear board (no square hidden) the grid is looked for again
- *      (gv_locate). If it moved by more than a fifth of a cell (the board
- *      was bumped, the camera shifted) the new grid is taken: at once when
- *      it moved by less than a cell and a half, after two readings that
- *      agree when it moved further. Less is the search's own jitter.
  *    - gv_classify reads every point; points it is unsure of keep their last
  *      value too.
+ *    - The grid is looked for again (gv_locate). A grid that moved by more than a fifth of a cell (the
+ *      board was bumped, the camera shifted; less is the search's jitter)
+ *      is taken when the board read through it agrees with the last
+ *      observation better than through the grid in use; one that moved by
+ *      half a cell or more only when two searches in a row found it (a
+ *      search can be a line off on a crowded edge, or pulled by a hand).
  *    The reading is one observation. While the board stays still it is read
  *    again every `repeat_s` seconds, and a new observation is made only if
  *    the reading changed.
