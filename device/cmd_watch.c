@@ -345,6 +345,13 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
                      double fps, double speed, int stride, bool quiet, bool resume, bool fresh)
 {
 	gd_loop_opts o = *op;
+	/* Ctrl-C from the start: while the camera opens and the journal is
+	 * read too, it ends cleanly */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int r;
@@ -494,11 +501,6 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 		cli_write_sgf(gr_referee_record(gd_loop_referee(loop)), sgf_out);
 	ctx->changed = false;
 
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	term_open(&tm);
 	if (tm.fd >= 0)
 		fputs(keys_help, stderr);

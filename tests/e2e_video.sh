@@ -90,7 +90,9 @@ fi
 (cd "$tmp" && exec "$goref" watch --device "$tmp/w" --speed 2 --journal "$tmp/int.log" --sgf "$tmp/int.sgf" \
 	--events "$tmp/int.jsonl" --quiet) >"$tmp/int.out" 2>&1 </dev/null &
 pid=$!
-sleep 3
+# once the game is under way (the journal has a position; at most 60 s)
+for _ in $(seq 600); do grep -q '^@' "$tmp/int.log" 2>/dev/null && break; sleep 0.1; done
+sleep 1
 kill -INT $pid
 wait $pid
 st=$?
