@@ -9,7 +9,7 @@
 #   -o OUTDIR     where the rendered games go (default /tmp/goref-eval-video);
 #                 about 0.7 GB a game of 230 moves at 1280x720
 #   -n GAMES      how many games (default 20)
-#   -j JOBS       renders at once (default 2)
+#   -j JOBS       renders, then evaluations, at once (default 2)
 #   -m MIN_MOVES  only games with at least this many moves (default 200)
 #   -k            keep games already rendered in OUTDIR (same recipe)
 #   SGF...        the games (default: samples/game.sgf, the 19x19 GNU Go
@@ -21,8 +21,9 @@
 #   --violations 3       on every game (the renderer picks what fits)
 #   --light              on odd games (drifting light, a moving shadow band)
 #   --bump 100           on every third game (the board knocked askew)
-# then every game is evaluated in one `goref eval-video --json` run (one
-# core), whose last line is the total.
+# then the games are evaluated by JOBS `goref eval-video --json` processes
+# (each on one core: CPU time of its own thread); the per-game lines come in
+# game order and the last line is the total over all of them.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=build
@@ -93,7 +94,33 @@ xargs -a "$jobsfile" -d '\n' -P "$jobs" -I{} bash -c '
 	rm -rf "$d"
 	if '"$render"' $recipe "$d"; then echo "$recipe" >"$d/recipe"; echo "  rendered $d" >&2
 	else echo "  FAILED: goref-render $recipe $d" >&2; exit 1; fi' _ {}
-echo "rendered in $(($(date +%s) - start)) s; evaluating (one core) ..." >&2
+echo "rendered in $(($(date +%s) - start)) s; evaluating, $jobs at once (each on one core) ..." >&2
 start=$(date +%s)
-"$goref" eval-video --json "${dirs[@]}"
+# JOBS eval-video processes, game i in group i % JOBS; each measures its own
+# frames on its own core (CPU time of its thread). Their per-game lines come
+# out in game order, then the total over all of them.
+pids=()
+for ((g = 0; g < jobs; g++)); do
+	part=()
+	for ((k = g; k < ${#dirs[@]}; k += jobs)); do part+=("${dirs[k]}"); done
+	[ ${#part[@]} -eq 0 ] && continue
+	"$goref" eval-video --json "${part[@]}" >"$out/eval.$g.jsonl" &
+	pids+=($!)
+done
+status=0
+for p in "${pids[@]}"; do wait "$p" || status=2; done
+for d in "${dirs[@]}"; do grep -h "\"game\":\"$d\"" "$out"/eval.*.jsonl; done
+# the total: sums, the mean delay weighted by the moves it was measured on,
+# ms a frame weighted by frames
+grep -h '"game"' "$out"/eval.*.jsonl | awk '
+	function num(k,   m) { if (match($0, "\"" k "\":[-0-9.]+")) { m = substr($0, RSTART, RLENGTH); sub(/.*:/, "", m); return m + 0 } return 0 }
+	{ games++; f = num("frames"); frames += f; tm += num("true_moves"); mr += num("moves_right")
+	  ex += num("extra_moves"); tr += num("true_rulings"); rf += num("rulings_found"); fr += num("false_rulings")
+	  un += num("unexplained"); dsum += num("delay_mean") * num("moves_right")
+	  if (num("delay_max") > dmax) dmax = num("delay_max"); ms += num("ms_per_frame") * f
+	  if (num("ms_max") > msmax) msmax = num("ms_max"); rd += num("ms_read_per_frame") * f
+	  if (num("moves_right") == num("true_moves") && num("extra_moves") == 0 && num("rulings_found") == num("true_rulings") && num("false_rulings") == 0) right++ }
+	END { printf "{\"total\":{\"games\":%d,\"games_right\":%d,\"frames\":%d,\"true_moves\":%d,\"moves_right\":%d,\"extra_moves\":%d,\"true_rulings\":%d,\"rulings_found\":%d,\"false_rulings\":%d,\"unexplained\":%d,\"delay_mean\":%.3f,\"delay_max\":%.3f,\"ms_per_frame\":%.3f,\"ms_max\":%.3f,\"ms_read_per_frame\":%.3f}}\n",
+	      games, right, frames, tm, mr, ex, tr, rf, fr, un, mr ? dsum / mr : 0, dmax, frames ? ms / frames : 0, msmax, frames ? rd / frames : 0 }'
 echo "evaluated in $(($(date +%s) - start)) s" >&2
+exit $status
