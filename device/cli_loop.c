@@ -49,4 +49,52 @@ int cli_loop_option(const char *cmd, int argc, char **argv, int *i, gd_loop_opts
 	++*i;
 	return ok ? 1 : -1;
 }
+
+bool cli_take_value(const char *cmd, int argc, char **argv, int *i, const char **out)
+{
+	if (*i + 1 >= argc || !argv[*i + 1][0]) {
+		fprintf(stderr, "goref %s: %s needs a value\n", cmd, argv[*i]);
+		return false;
+	}
+	*out = argv[++*i];
+	return true;
+}
+
+int cli_frames_option(const char *cmd, int argc, char **argv, int *i, cli_frames *f)
+{
+	const char *a = argv[*i];
+	const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+	bool ok;
+	if (!strcmp(a, "--size"))
+		return cli_take_value(cmd, argc, argv, i, &f->size) ? 1 : -1;
+	if (!strcmp(a, "--format"))
+		return cli_take_value(cmd, argc, argv, i, &f->format) ? 1 : -1;
+	if (!strcmp(a, "--stride"))
+		ok = cli_parse_int("--stride", v, 1, 1 << 20, &f->stride);
+	else if (!strcmp(a, "--fps"))
+		ok = cli_parse_double("--fps", v, 0.01, 1000, &f->fps);
+	else
+		return 0;
+	++*i;
+	return ok ? 1 : -1;
+}
+
+int cli_open_raw(const char *cmd, const cli_frames *f, gd_source **out)
+{
+	int w = 0, h = 0, fmt = gd_format_parse(f->format ? f->format : "rgb24");
+	char err[512];
+	if (!f->size || gd_size_parse(f->size, &w, &h) != 0) {
+		fprintf(stderr, "goref %s: raw frames on stdin need --size WxH (e.g. 1280x720)\n", cmd);
+		return EXIT_USAGE;
+	}
+	if (fmt < 0) {
+		fprintf(stderr, "goref %s: --format takes rgb24, yuv420 or yuv420-limited\n", cmd);
+		return EXIT_USAGE;
+	}
+	if (gd_source_open_raw(out, stdin, w, h, (gd_format)fmt, (size_t)f->stride, f->fps, err, sizeof err)) {
+		fprintf(stderr, "goref %s: %s\n", cmd, err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
 #endif

@@ -105,16 +105,6 @@ static FILE *open_out(const char *path)
 	return f;
 }
 
-static bool take_arg(int argc, char **argv, int *i, const char **out)
-{
-	if (*i + 1 >= argc || !argv[*i + 1][0]) {
-		fprintf(stderr, "goref replay: %s needs a value\n", argv[*i]);
-		return false;
-	}
-	*out = argv[++*i];
-	return true;
-}
-
 /* The count of the final position when the game was not counted: dead
  * stones proposed by gr_dead_estimate. */
 static void final_count(replay_ctx *c, gr_referee *ref, double komi, double t)
@@ -144,9 +134,8 @@ int cmd_replay(int argc, char **argv)
 	gd_loop_opts o;
 	gd_loop_opts_init(&o);
 	const char *src_path = NULL, *sgf_out = NULL, *events_out = NULL, *log_out = NULL;
-	const char *times = NULL, *size_s = NULL, *format_s = "rgb24";
-	double fps = 0;
-	int stride = 0;
+	const char *times = NULL;
+	cli_frames fr = {.format = "rgb24"};
 	bool quiet = false, progress = isatty(2) != 0;
 	for (int i = 1, r; i < argc; i++) {
 		const char *a = argv[i];
@@ -156,31 +145,22 @@ int cmd_replay(int argc, char **argv)
 		} else if ((r = cli_loop_option("replay", argc, argv, &i, &o)) != 0) {
 			if (r < 0)
 				return EXIT_USAGE;
-		} else if (!strcmp(a, "--size")) {
-			if (!take_arg(argc, argv, &i, &size_s))
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "--format")) {
-			if (!take_arg(argc, argv, &i, &format_s))
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "--stride")) {
-			if (!cli_parse_int("--stride", i + 1 < argc ? argv[++i] : NULL, 1, 1 << 20, &stride))
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "--fps")) {
-			if (!cli_parse_double("--fps", i + 1 < argc ? argv[++i] : NULL, 0.01, 1000, &fps))
+		} else if ((r = cli_frames_option("replay", argc, argv, &i, &fr)) != 0) {
+			if (r < 0)
 				return EXIT_USAGE;
 		} else if (!strcmp(a, "--times")) {
-			if (!take_arg(argc, argv, &i, &times))
+			if (!cli_take_value("replay", argc, argv, &i, &times))
 				return EXIT_USAGE;
 		} else if (!strcmp(a, "--stills")) {
 			o.pipe.stills = true;
 		} else if (!strcmp(a, "--sgf")) {
-			if (!take_arg(argc, argv, &i, &sgf_out))
+			if (!cli_take_value("replay", argc, argv, &i, &sgf_out))
 				return EXIT_USAGE;
 		} else if (!strcmp(a, "--events")) {
-			if (!take_arg(argc, argv, &i, &events_out))
+			if (!cli_take_value("replay", argc, argv, &i, &events_out))
 				return EXIT_USAGE;
 		} else if (!strcmp(a, "--log")) {
-			if (!take_arg(argc, argv, &i, &log_out))
+			if (!cli_take_value("replay", argc, argv, &i, &log_out))
 				return EXIT_USAGE;
 		} else if (!strcmp(a, "--quiet")) {
 			quiet = true;
@@ -196,26 +176,14 @@ int cmd_replay(int argc, char **argv)
 	gd_source *src = NULL;
 	bool raw = !strcmp(src_path, "-");
 	if (raw) {
-		int w = 0, h = 0;
-		int fmt = gd_format_parse(format_s);
-		if (!size_s || gd_size_parse(size_s, &w, &h) != 0) {
-			fprintf(stderr, "goref replay: raw frames on stdin need --size WxH (e.g. 1280x720)\n");
+		if (cli_open_raw("replay", &fr, &src) != 0)
 			return EXIT_USAGE;
-		}
-		if (fmt < 0) {
-			fprintf(stderr, "goref replay: --format takes rgb24, yuv420 or yuv420-limited\n");
-			return EXIT_USAGE;
-		}
-		if (gd_source_open_raw(&src, stdin, w, h, (gd_format)fmt, (size_t)stride, fps, err, sizeof err)) {
-			fprintf(stderr, "goref replay: %s\n", err);
-			return EXIT_USAGE;
-		}
 	} else {
-		if (size_s || stride) {
+		if (fr.size || fr.stride) {
 			fprintf(stderr, "goref replay: --size and --stride are for raw frames on stdin (SOURCE -)\n");
 			return EXIT_USAGE;
 		}
-		if (gd_source_open_dir(&src, src_path, times, fps, err, sizeof err)) {
+		if (gd_source_open_dir(&src, src_path, times, fr.fps, err, sizeof err)) {
 			fprintf(stderr, "goref replay: %s\n", err);
 			return EXIT_INPUT;
 		}

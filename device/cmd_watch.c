@@ -255,28 +255,17 @@ static double wall(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static bool take(int argc, char **argv, int *i, const char **out)
-{
-	if (*i + 1 >= argc || !argv[*i + 1][0]) {
-		fprintf(stderr, "goref watch: %s needs a value\n", argv[*i]);
-		return false;
-	}
-	*out = argv[++*i];
-	return true;
-}
-
-static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device, const char *size_s,
-                     const char *format_s, const char *journal, const char *sgf_out, const char *events_out,
-                     double fps, double speed, int stride, bool quiet, bool resume, bool fresh);
+static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device, cli_frames fr,
+                     const char *journal, const char *sgf_out, const char *events_out, bool quiet, bool resume,
+                     bool fresh);
 
 int cmd_watch(int argc, char **argv)
 {
 	gd_loop_opts o;
 	gd_loop_opts_init(&o);
-	const char *device = "/dev/video0", *size_s = NULL, *format_s = "rgb24";
+	const char *device = "/dev/video0";
 	const char *journal = "goref-game.log", *sgf_out = "goref-game.sgf", *events_out = "goref-game.jsonl";
-	double fps = 0, speed = 1;
-	int stride = 0;
+	cli_frames fr = {.format = "rgb24"};
 	bool quiet = false, resume = false, fresh = false;
 	/* the settings file first: the options given here go over it */
 	const char *config = NULL;
@@ -285,7 +274,7 @@ int cmd_watch(int argc, char **argv)
 			fputs(watch_usage, stdout);
 			return EXIT_OK;
 		}
-		if (!strcmp(argv[i], "--config") && !take(argc, argv, &i, &config))
+		if (!strcmp(argv[i], "--config") && !cli_take_value("watch", argc, argv, &i, &config))
 			return EXIT_USAGE;
 	}
 	struct stat sb;
@@ -307,12 +296,12 @@ int cmd_watch(int argc, char **argv)
 		device = cfg->device;
 		if (cfg->width) {
 			snprintf(size_buf, sizeof size_buf, "%dx%d", cfg->width, cfg->height);
-			size_s = size_buf;
+			fr.size = size_buf;
 		}
 		snprintf(fmt_name, sizeof fmt_name, "%s", gc_format_name(cfg->format));
-		format_s = fmt_name;
-		stride = cfg->stride;
-		fps = cfg->fps;
+		fr.format = fmt_name;
+		fr.stride = cfg->stride;
+		fr.fps = cfg->fps;
 		o.pipe.size = cfg->board;
 		o.pipe.has_corners = cfg->has_corners;
 		memcpy(o.pipe.corners, cfg->corners, sizeof o.pipe.corners);
@@ -334,16 +323,16 @@ int cmd_watch(int argc, char **argv)
 		if (cfg->events[0])
 			events_out = cfg->events;
 	}
-	int status = watch_run(argc, argv, &o, device, size_s, format_s, journal, sgf_out, events_out, fps, speed,
-	                       stride, quiet, resume, fresh);
+	int status = watch_run(argc, argv, &o, device, fr, journal, sgf_out, events_out, quiet, resume, fresh);
 	free(cfg);
 	return status;
 }
 
-static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device, const char *size_s,
-                     const char *format_s, const char *journal, const char *sgf_out, const char *events_out,
-                     double fps, double speed, int stride, bool quiet, bool resume, bool fresh)
+static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device, cli_frames fr,
+                     const char *journal, const char *sgf_out, const char *events_out, bool quiet, bool resume,
+                     bool fresh)
 {
+	double speed = 1;
 	gd_loop_opts o = *op;
 	/* Ctrl-C from the start: while the camera opens and the journal is
 	 * read too, it ends cleanly */
@@ -361,31 +350,22 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 			if (r < 0)
 				return EXIT_USAGE;
 		} else if (!strcmp(a, "--device")) {
-			if (!take(argc, argv, &i, &device))
+			if (!cli_take_value("watch", argc, argv, &i, &device))
 				return EXIT_USAGE;
-		} else if (!strcmp(a, "--size")) {
-			if (!take(argc, argv, &i, &size_s))
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "--format")) {
-			if (!take(argc, argv, &i, &format_s))
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "--stride")) {
-			if (!cli_parse_int("--stride", i + 1 < argc ? argv[++i] : NULL, 1, 1 << 20, &stride))
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "--fps")) {
-			if (!cli_parse_double("--fps", i + 1 < argc ? argv[++i] : NULL, 0.01, 1000, &fps))
+		} else if ((r = cli_frames_option("watch", argc, argv, &i, &fr)) != 0) {
+			if (r < 0)
 				return EXIT_USAGE;
 		} else if (!strcmp(a, "--speed")) {
 			if (!cli_parse_double("--speed", i + 1 < argc ? argv[++i] : NULL, 0, 1000, &speed))
 				return EXIT_USAGE;
 		} else if (!strcmp(a, "--journal")) {
-			if (!take(argc, argv, &i, &journal))
+			if (!cli_take_value("watch", argc, argv, &i, &journal))
 				return EXIT_USAGE;
 		} else if (!strcmp(a, "--sgf")) {
-			if (!take(argc, argv, &i, &sgf_out))
+			if (!cli_take_value("watch", argc, argv, &i, &sgf_out))
 				return EXIT_USAGE;
 		} else if (!strcmp(a, "--events")) {
-			if (!take(argc, argv, &i, &events_out))
+			if (!cli_take_value("watch", argc, argv, &i, &events_out))
 				return EXIT_USAGE;
 		} else if (!strcmp(a, "--resume")) {
 			resume = true;
@@ -408,31 +388,20 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 	struct stat sb;
 	bool folder = stat(device, &sb) == 0 && S_ISDIR(sb.st_mode);
 	if (!strcmp(device, "-")) {
-		int w = 0, h = 0, fmt = gd_format_parse(format_s);
-		if (!size_s || gd_size_parse(size_s, &w, &h) != 0) {
-			fprintf(stderr, "goref watch: raw frames on stdin need --size WxH (e.g. 1280x720)\n");
+		if (cli_open_raw("watch", &fr, &src) != 0)
 			return EXIT_USAGE;
-		}
-		if (fmt < 0) {
-			fprintf(stderr, "goref watch: --format takes rgb24, yuv420 or yuv420-limited\n");
-			return EXIT_USAGE;
-		}
-		if (gd_source_open_raw(&src, stdin, w, h, (gd_format)fmt, (size_t)stride, fps, err, sizeof err)) {
-			fprintf(stderr, "goref watch: %s\n", err);
-			return EXIT_USAGE;
-		}
 	} else if (folder) {
-		if (gd_source_open_dir(&src, device, NULL, fps, err, sizeof err)) {
+		if (gd_source_open_dir(&src, device, NULL, fr.fps, err, sizeof err)) {
 			fprintf(stderr, "goref watch: %s\n", err);
 			return EXIT_INPUT;
 		}
 	} else {
 		int w = 0, h = 0;
-		if (size_s && gd_size_parse(size_s, &w, &h) != 0) {
+		if (fr.size && gd_size_parse(fr.size, &w, &h) != 0) {
 			fprintf(stderr, "goref watch: --size takes WIDTHxHEIGHT, e.g. 1280x720\n");
 			return EXIT_USAGE;
 		}
-		if (gd_watch_open_camera(&src, device, w, h, fps, err, sizeof err)) {
+		if (gd_watch_open_camera(&src, device, w, h, fr.fps, err, sizeof err)) {
 			fprintf(stderr, "goref watch: %s\n", err);
 			return EXIT_INPUT;
 		}

@@ -101,6 +101,26 @@ int gd_loop_run(gd_source *src, const gd_loop_opts *o, gr_referee **ref_out, gd_
  * value is bad. */
 int cli_loop_option(const char *cmd, int argc, char **argv, int *i, gd_loop_opts *o);
 
+/* The frame options of replay and watch: --size WxH, --format F,
+ * --stride N, --fps F. */
+typedef struct cli_frames {
+	const char *size;   /* NULL: not given */
+	const char *format; /* "rgb24" unless given */
+	int stride;
+	double fps;         /* 0: the source's own */
+} cli_frames;
+
+/* As cli_loop_option, for the frame options into f. */
+int cli_frames_option(const char *cmd, int argc, char **argv, int *i, cli_frames *f);
+
+/* Raw frames on stdin with the options f: 0, or EXIT_USAGE after saying
+ * why (no --size, a bad --format). */
+int cli_open_raw(const char *cmd, const cli_frames *f, gd_source **out);
+
+/* The value of option argv[*i] into *out (*i on it): false, after saying
+ * so, when it is missing or empty. */
+bool cli_take_value(const char *cmd, int argc, char **argv, int *i, const char **out);
+
 /* CPU time of the calling thread, in milliseconds. */
 double gd_cpu_ms(void);
 
