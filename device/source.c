@@ -16,7 +16,7 @@
 #include "cvwrap.h"
 #include "png.h"
 
-static void set_err(char *err, size_t cap, const char *fmt, ...)
+void gd_errf(char *err, size_t cap, const char *fmt, ...)
 {
 	if (!err || !cap)
 		return;
@@ -56,12 +56,12 @@ int gd_source_open_ops(gd_source **out, const gd_source_ops *ops, void *impl, ch
 	if (out)
 		*out = NULL;
 	if (!out || !ops || !ops->next || ops->version != GD_SOURCE_OPS_VERSION) {
-		set_err(err, cap, "source: bad table of functions");
+		gd_errf(err, cap, "source: bad table of functions");
 		return GV_EINVAL;
 	}
 	gd_source *s = calloc(1, sizeof *s);
 	if (!s) {
-		set_err(err, cap, "source: out of memory");
+		gd_errf(err, cap, "source: out of memory");
 		return GV_ENOMEM;
 	}
 	s->ops = ops;
@@ -77,7 +77,7 @@ static int fail(gd_source *s, int rc, char *err, size_t cap)
 {
 	s->state = FAILED;
 	s->rc = rc;
-	set_err(err, cap, "%s", s->msg);
+	gd_errf(err, cap, "%s", s->msg);
 	return rc;
 }
 
@@ -86,13 +86,13 @@ int gd_source_next(gd_source *s, gv_image **frame, double *t, char *err, size_t 
 	if (frame)
 		*frame = NULL;
 	if (!s || !frame || !t) {
-		set_err(err, cap, "source: bad argument");
+		gd_errf(err, cap, "source: bad argument");
 		return GV_EINVAL;
 	}
 	if (s->state == ENDED)
 		return 0;
 	if (s->state == FAILED) {
-		set_err(err, cap, "%s", s->msg);
+		gd_errf(err, cap, "%s", s->msg);
 		return s->rc;
 	}
 	gv_image *img = NULL;
@@ -310,7 +310,7 @@ static int dir_next(void *impl, gv_image **frame, double *t, char *err, size_t c
 	gv_image_free(&d->img);
 	char *path = join_path(d->dir, f->name);
 	if (!path) {
-		set_err(err, cap, "%s: out of memory", f->name);
+		gd_errf(err, cap, "%s: out of memory", f->name);
 		return GV_ENOMEM;
 	}
 	char msg[200] = "";
@@ -321,9 +321,9 @@ static int dir_next(void *impl, gv_image **frame, double *t, char *err, size_t c
 	if (rc) {
 		gv_image_free(&d->img);
 		if (rc == GV_ENOMEM)
-			set_err(err, cap, "%s: out of memory", path);
+			gd_errf(err, cap, "%s: out of memory", path);
 		else
-			set_err(err, cap, "frame %zu: %s", i, msg[0] ? msg : "cannot be read");
+			gd_errf(err, cap, "frame %zu: %s", i, msg[0] ? msg : "cannot be read");
 		free(path);
 		return rc == GV_ENOMEM ? GV_ENOMEM : GV_EREAD;
 	}
@@ -390,7 +390,7 @@ static int list_dir(dir_src *d, char *err, size_t cap)
 {
 	DIR *dp = opendir(d->dir);
 	if (!dp) {
-		set_err(err, cap, "%s: %s", d->dir, strerror(errno));
+		gd_errf(err, cap, "%s: %s", d->dir, strerror(errno));
 		return GV_EREAD;
 	}
 	size_t room = 0;
@@ -400,7 +400,7 @@ static int list_dir(dir_src *d, char *err, size_t cap)
 		struct dirent *e = readdir(dp);
 		if (!e) {
 			if (errno) {
-				set_err(err, cap, "%s: %s", d->dir, strerror(errno));
+				gd_errf(err, cap, "%s: %s", d->dir, strerror(errno));
 				rc = GV_EREAD;
 			}
 			break;
@@ -437,7 +437,7 @@ static int list_dir(dir_src *d, char *err, size_t cap)
 	}
 	closedir(dp);
 	if (rc == GV_ENOMEM)
-		set_err(err, cap, "%s: out of memory", d->dir);
+		gd_errf(err, cap, "%s: out of memory", d->dir);
 	return rc;
 }
 
@@ -466,7 +466,7 @@ static int read_times(dir_src *d, FILE *f, const char *path, char *err, size_t c
 	/* frames by name, for the look-ups */
 	dir_frame **byname = malloc(d->n * sizeof *byname);
 	if (!byname) {
-		set_err(err, cap, "%s: out of memory", path);
+		gd_errf(err, cap, "%s: out of memory", path);
 		return GV_ENOMEM;
 	}
 	for (size_t i = 0; i < d->n; i++)
@@ -480,7 +480,7 @@ static int read_times(dir_src *d, FILE *f, const char *path, char *err, size_t c
 	while (rc == 0 && (len = getline(&line, &linecap, f)) >= 0) {
 		lineno++;
 		if (memchr(line, '\0', (size_t)len)) {
-			set_err(err, cap, "%s:%d: a NUL byte in the line", path, lineno);
+			gd_errf(err, cap, "%s:%d: a NUL byte in the line", path, lineno);
 			rc = GD_EFORMAT;
 			break;
 		}
@@ -499,14 +499,14 @@ static int read_times(dir_src *d, FILE *f, const char *path, char *err, size_t c
 		while (name_end > p && is_blank(name_end[-1]))
 			name_end--;
 		if (name_end == p) {
-			set_err(err, cap, "%s:%d: expected NAME SECONDS", path, lineno);
+			gd_errf(err, cap, "%s:%d: expected NAME SECONDS", path, lineno);
 			rc = GD_EFORMAT;
 			break;
 		}
 		*name_end = '\0';
 		double t;
 		if (!parse_seconds(word, &t)) {
-			set_err(err, cap, "%s:%d: bad time '%s' (seconds expected)", path, lineno, word);
+			gd_errf(err, cap, "%s:%d: bad time '%s' (seconds expected)", path, lineno, word);
 			rc = GD_EFORMAT;
 			break;
 		}
@@ -514,12 +514,12 @@ static int read_times(dir_src *d, FILE *f, const char *path, char *err, size_t c
 		dir_frame *kp = &key;
 		dir_frame **hit = bsearch(&kp, byname, d->n, sizeof *byname, cmp_name_ptr);
 		if (!hit) {
-			set_err(err, cap, "%s:%d: no frame named '%s' in %s", path, lineno, p, d->dir);
+			gd_errf(err, cap, "%s:%d: no frame named '%s' in %s", path, lineno, p, d->dir);
 			rc = GD_EFORMAT;
 			break;
 		}
 		if ((*hit)->line) {
-			set_err(err, cap, "%s:%d: '%s' timed twice (first on line %d)", path, lineno, p,
+			gd_errf(err, cap, "%s:%d: '%s' timed twice (first on line %d)", path, lineno, p,
 			        (*hit)->line);
 			rc = GD_EFORMAT;
 			break;
@@ -528,7 +528,7 @@ static int read_times(dir_src *d, FILE *f, const char *path, char *err, size_t c
 		(*hit)->line = lineno;
 	}
 	if (rc == 0 && ferror(f)) {
-		set_err(err, cap, "%s: %s", path, strerror(errno));
+		gd_errf(err, cap, "%s: %s", path, strerror(errno));
 		rc = GV_EREAD;
 	}
 	free(line);
@@ -536,10 +536,10 @@ static int read_times(dir_src *d, FILE *f, const char *path, char *err, size_t c
 	for (size_t i = 0; rc == 0 && i < d->n; i++) {
 		const dir_frame *fr = &d->frames[i];
 		if (!fr->line) {
-			set_err(err, cap, "%s: no time for '%s' (frame %zu)", path, fr->name, i);
+			gd_errf(err, cap, "%s: no time for '%s' (frame %zu)", path, fr->name, i);
 			rc = GD_EFORMAT;
 		} else if (i > 0 && fr->t < fr[-1].t) {
-			set_err(err, cap, "%s:%d: time %g of '%s' goes back before %g of '%s' (line %d)", path,
+			gd_errf(err, cap, "%s:%d: time %g of '%s' goes back before %g of '%s' (line %d)", path,
 			        fr->line, fr->t, fr->name, fr[-1].t, fr[-1].name, fr[-1].line);
 			rc = GD_EFORMAT;
 		}
@@ -553,19 +553,19 @@ int gd_source_open_dir(gd_source **out, const char *dir, const char *times_path,
 	if (out)
 		*out = NULL;
 	if (!out || !dir || !isfinite(fps) || fps < 0) {
-		set_err(err, cap, "folder source: bad argument");
+		gd_errf(err, cap, "folder source: bad argument");
 		return GV_EINVAL;
 	}
 	dir_src *d = calloc(1, sizeof *d);
 	if (!d || !(d->dir = dup_str(dir))) {
 		free(d);
-		set_err(err, cap, "%s: out of memory", dir);
+		gd_errf(err, cap, "%s: out of memory", dir);
 		return GV_ENOMEM;
 	}
 	d->fps = fps > 0 ? fps : GD_DEFAULT_FPS;
 	int rc = list_dir(d, err, cap);
 	if (rc == 0 && d->n == 0) {
-		set_err(err, cap, "%s: no .png, .jpg or .jpeg file in the folder", dir);
+		gd_errf(err, cap, "%s: no .png, .jpg or .jpeg file in the folder", dir);
 		rc = GD_EEMPTY;
 	}
 	if (rc == 0)
@@ -577,7 +577,7 @@ int gd_source_open_dir(gd_source **out, const char *dir, const char *times_path,
 	if (rc == 0 && !tpath) {
 		own_path = join_path(dir, "times.txt");
 		if (!own_path) {
-			set_err(err, cap, "%s: out of memory", dir);
+			gd_errf(err, cap, "%s: out of memory", dir);
 			rc = GV_ENOMEM;
 		}
 		tpath = own_path;
@@ -589,7 +589,7 @@ int gd_source_open_dir(gd_source **out, const char *dir, const char *times_path,
 			rc = read_times(d, f, tpath, err, cap);
 			fclose(f);
 		} else if (times_path || errno != ENOENT) {
-			set_err(err, cap, "%s: %s", tpath, strerror(errno));
+			gd_errf(err, cap, "%s: %s", tpath, strerror(errno));
 			rc = GV_EREAD;
 		}
 	}
@@ -715,14 +715,14 @@ static int raw_next(void *impl, gv_image **frame, double *t, char *err, size_t c
 	size_t got;
 	errno = 0;
 	if (read_full(r->f, dst, r->frame_bytes, &got) < 0) {
-		set_err(err, cap, "%s: frame %ld: %s", raw_name(r), r->index,
+		gd_errf(err, cap, "%s: frame %ld: %s", raw_name(r), r->index,
 		        errno ? strerror(errno) : "read error");
 		return GV_EREAD;
 	}
 	if (got == 0)
 		return 0;
 	if (got < r->frame_bytes) {
-		set_err(err, cap, "%s: input ended inside frame %ld (%zu of %zu bytes)", raw_name(r),
+		gd_errf(err, cap, "%s: input ended inside frame %ld (%zu of %zu bytes)", raw_name(r),
 		        r->index, got, r->frame_bytes);
 		return GD_EFORMAT;
 	}
@@ -754,15 +754,15 @@ int gd_source_open_raw(gd_source **out, FILE *f, int width, int height, gd_forma
 	if (out)
 		*out = NULL;
 	if (!out || !f || !isfinite(fps) || fps < 0) {
-		set_err(err, cap, "raw source: bad argument");
+		gd_errf(err, cap, "raw source: bad argument");
 		return GV_EINVAL;
 	}
 	if (format != GD_RGB24 && format != GD_YUV420 && format != GD_YUV420_LIMITED) {
-		set_err(err, cap, "raw source: unknown format %d", (int)format);
+		gd_errf(err, cap, "raw source: unknown format %d", (int)format);
 		return GV_EINVAL;
 	}
 	if (width <= 0 || height <= 0 || width > 1 << 15 || height > 1 << 15) {
-		set_err(err, cap, "raw source: bad size %dx%d", width, height);
+		gd_errf(err, cap, "raw source: bad size %dx%d", width, height);
 		return GV_EINVAL;
 	}
 	int yuv = format != GD_RGB24;
@@ -770,17 +770,17 @@ int gd_source_open_raw(gd_source **out, FILE *f, int width, int height, gd_forma
 	if (stride == 0)
 		stride = row;
 	if (yuv && ((width | height) & 1)) {
-		set_err(err, cap, "raw source: yuv420 needs an even size, not %dx%d", width, height);
+		gd_errf(err, cap, "raw source: yuv420 needs an even size, not %dx%d", width, height);
 		return GV_EINVAL;
 	}
 	if (stride < row || (yuv && (stride & 1)) || stride > SIZE_MAX / 4 / (size_t)height) {
-		set_err(err, cap, "raw source: bad stride %zu for %d pixels a row (%s)", stride, width,
+		gd_errf(err, cap, "raw source: bad stride %zu for %d pixels a row (%s)", stride, width,
 		        yuv ? "yuv420: even, at least the width" : "rgb24: at least 3 x width");
 		return GV_EINVAL;
 	}
 	raw_src *r = calloc(1, sizeof *r);
 	if (!r) {
-		set_err(err, cap, "raw source: out of memory");
+		gd_errf(err, cap, "raw source: out of memory");
 		return GV_ENOMEM;
 	}
 	r->f = f;
@@ -794,7 +794,7 @@ int gd_source_open_raw(gd_source **out, FILE *f, int width, int height, gd_forma
 	if (rc == 0)
 		rc = gd_source_open_ops(out, &raw_ops, r, err, cap);
 	else
-		set_err(err, cap, "raw source: out of memory");
+		gd_errf(err, cap, "raw source: out of memory");
 	if (rc)
 		raw_free(r);
 	return rc;

@@ -45,6 +45,14 @@ enum {
 	GD_EEMPTY = -21,  /* a folder with no frame in it */
 };
 
+/* snprintf into err[0..cap) (nothing when err is NULL or cap 0): the
+ * message of an error, for the sources here. */
+void gd_errf(char *err, size_t cap, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
 /* Frames per second when 0 is given. */
 #define GD_DEFAULT_FPS 10.0
 

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,16 +23,6 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #endif
-
-static void set_err(char *err, size_t cap, const char *fmt, ...)
-{
-	if (!err || !cap)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, cap, fmt, ap);
-	va_end(ap);
-}
 
 /* ------------------------------------------------------------------ */
 /* The device calls.                                                    */
@@ -199,18 +188,18 @@ static void cam_close(cam *c)
 static int call_error(cam *c, const char *call, int e, char *err, size_t cap)
 {
 	if (e == EBUSY) {
-		set_err(err, cap, "%s: in use by another program", c->path);
+		gd_errf(err, cap, "%s: in use by another program", c->path);
 		return GD_EBUSY;
 	}
 	if (e == ENODEV || e == ENXIO) {
-		set_err(err, cap, "no camera at %s (%s: %s)", c->path, call, strerror(e));
+		gd_errf(err, cap, "no camera at %s (%s: %s)", c->path, call, strerror(e));
 		return GD_ENODEV;
 	}
 	if (e == ENOMEM) {
-		set_err(err, cap, "%s: %s: out of memory", c->path, call);
+		gd_errf(err, cap, "%s: %s: out of memory", c->path, call);
 		return GV_ENOMEM;
 	}
-	set_err(err, cap, "%s: %s: %s", c->path, call, strerror(e));
+	gd_errf(err, cap, "%s: %s: %s", c->path, call, strerror(e));
 	return GD_ECAMERA;
 }
 
@@ -243,25 +232,25 @@ static int cam_open(cam *c, char *err, size_t cap)
 		int e = errno;
 		c->fd = -1;
 		if (e == ENOENT || e == ENODEV || e == ENXIO) {
-			set_err(err, cap, "no camera at %s", c->path);
+			gd_errf(err, cap, "no camera at %s", c->path);
 			return GD_ENODEV;
 		}
 		if (e == EBUSY) {
-			set_err(err, cap, "%s: in use by another program", c->path);
+			gd_errf(err, cap, "%s: in use by another program", c->path);
 			return GD_EBUSY;
 		}
 		if (e == EACCES || e == EPERM) {
-			set_err(err, cap, "%s: permission denied (is the user in the video group?)", c->path);
+			gd_errf(err, cap, "%s: permission denied (is the user in the video group?)", c->path);
 			return GD_EACCES;
 		}
 		/* libv4l2: QUERYCAP failed (ENOSYS: qemu-user's answer to a
 		 * V4L2 ioctl on a file that is no device, where a kernel says
 		 * ENOTTY) */
 		if (e == ENOTTY || e == EINVAL || e == ENOSYS) {
-			set_err(err, cap, "%s: not a camera (not a V4L2 device)", c->path);
+			gd_errf(err, cap, "%s: not a camera (not a V4L2 device)", c->path);
 			return GD_ENOTCAM;
 		}
-		set_err(err, cap, "%s: cannot open: %s", c->path, strerror(e));
+		gd_errf(err, cap, "%s: cannot open: %s", c->path, strerror(e));
 		return e == ENOMEM ? GV_ENOMEM : GD_ECAMERA;
 	}
 	int rc = 0;
@@ -272,7 +261,7 @@ static int cam_open(cam *c, char *err, size_t cap)
 	if (xioctl(c, VIDIOC_QUERYCAP, &vc) < 0) {
 		int e = errno;
 		if (e == ENOTTY || e == EINVAL || e == ENOSYS) {
-			set_err(err, cap, "%s: not a camera (not a V4L2 device)", c->path);
+			gd_errf(err, cap, "%s: not a camera (not a V4L2 device)", c->path);
 			rc = GD_ENOTCAM;
 		} else
 			rc = call_error(c, "VIDIOC_QUERYCAP", e, err, cap);
@@ -282,7 +271,7 @@ static int cam_open(cam *c, char *err, size_t cap)
 	copy_field(c->info.driver, sizeof c->info.driver, vc.driver, sizeof vc.driver);
 	copy_field(c->info.card, sizeof c->info.card, vc.card, sizeof vc.card);
 	if (!(caps & V4L2_CAP_VIDEO_CAPTURE)) {
-		set_err(err, cap, "%s: not a camera (%s%s%s: no video capture%s)", c->path, c->info.card,
+		gd_errf(err, cap, "%s: not a camera (%s%s%s: no video capture%s)", c->path, c->info.card,
 		        c->info.card[0] ? ", " : "", c->info.driver,
 		        caps & V4L2_CAP_VIDEO_CAPTURE_MPLANE ? ", only multi-planar: on a Raspberry Pi "
 		                                               "pipe rpicam-vid's frames in instead"
@@ -291,7 +280,7 @@ static int cam_open(cam *c, char *err, size_t cap)
 		goto fail;
 	}
 	if (!(caps & V4L2_CAP_STREAMING)) {
-		set_err(err, cap, "%s: not a camera (%s: no streaming I/O)", c->path, c->info.driver);
+		gd_errf(err, cap, "%s: not a camera (%s: no streaming I/O)", c->path, c->info.driver);
 		rc = GD_ENOTCAM;
 		goto fail;
 	}
@@ -315,7 +304,7 @@ static int cam_open(cam *c, char *err, size_t cap)
 	if (xioctl(c, VIDIOC_S_FMT, &fmt) < 0) {
 		int e = errno;
 		if (e == EINVAL) {
-			set_err(err, cap, "%s: format refused (RGB24 %dx%d: %s)", c->path, want_w, want_h,
+			gd_errf(err, cap, "%s: format refused (RGB24 %dx%d: %s)", c->path, want_w, want_h,
 			        strerror(e));
 			rc = GD_ENOFMT;
 		} else
@@ -325,13 +314,13 @@ static int cam_open(cam *c, char *err, size_t cap)
 	if (fmt.fmt.pix.pixelformat != V4L2_PIX_FMT_RGB24) {
 		char cc[5];
 		fourcc(cc, fmt.fmt.pix.pixelformat);
-		set_err(err, cap, "%s: format refused (asked for RGB24, the driver gives %s)", c->path, cc);
+		gd_errf(err, cap, "%s: format refused (asked for RGB24, the driver gives %s)", c->path, cc);
 		rc = GD_ENOFMT;
 		goto fail;
 	}
 	uint32_t w = fmt.fmt.pix.width, h = fmt.fmt.pix.height;
 	if (w == 0 || h == 0 || w > 32768 || h > 32768) {
-		set_err(err, cap, "%s: format refused (the driver gives a size of %ux%u)", c->path,
+		gd_errf(err, cap, "%s: format refused (the driver gives a size of %ux%u)", c->path,
 		        (unsigned)w, (unsigned)h);
 		rc = GD_ENOFMT;
 		goto fail;
@@ -340,13 +329,13 @@ static int cam_open(cam *c, char *err, size_t cap)
 	if (bpl == 0)
 		bpl = (size_t)w * 3;
 	if (bpl < (size_t)w * 3) {
-		set_err(err, cap, "%s: format refused (%zu bytes a row for %u RGB pixels)", c->path, bpl,
+		gd_errf(err, cap, "%s: format refused (%zu bytes a row for %u RGB pixels)", c->path, bpl,
 		        (unsigned)w);
 		rc = GD_ENOFMT;
 		goto fail;
 	}
 	if (c->img.data && ((int)w != c->img.width || (int)h != c->img.height)) {
-		set_err(err, cap, "%s: came back at %ux%u, not %dx%d", c->path, (unsigned)w,
+		gd_errf(err, cap, "%s: came back at %ux%u, not %dx%d", c->path, (unsigned)w,
 		        (unsigned)h, c->img.width, c->img.height);
 		rc = GD_ENOFMT;
 		goto fail;
@@ -387,19 +376,19 @@ static int cam_open(cam *c, char *err, size_t cap)
 	if (xioctl(c, VIDIOC_REQBUFS, &req) < 0) {
 		int e = errno;
 		if (e == EINVAL) {
-			set_err(err, cap, "%s: not a camera (%s: no mmap streaming)", c->path, c->info.driver);
+			gd_errf(err, cap, "%s: not a camera (%s: no mmap streaming)", c->path, c->info.driver);
 			rc = GD_ENOTCAM;
 		} else
 			rc = call_error(c, "VIDIOC_REQBUFS", e, err, cap);
 		goto fail;
 	}
 	if (req.count < 1 || req.count > 1024) {
-		set_err(err, cap, "%s: VIDIOC_REQBUFS granted %u buffers", c->path, (unsigned)req.count);
+		gd_errf(err, cap, "%s: VIDIOC_REQBUFS granted %u buffers", c->path, (unsigned)req.count);
 		rc = GD_ECAMERA;
 		goto fail;
 	}
 	if (!(c->bufs = calloc(req.count, sizeof *c->bufs))) {
-		set_err(err, cap, "%s: out of memory", c->path);
+		gd_errf(err, cap, "%s: out of memory", c->path);
 		rc = GV_ENOMEM;
 		goto fail;
 	}
@@ -415,7 +404,7 @@ static int cam_open(cam *c, char *err, size_t cap)
 			goto fail;
 		}
 		if (b.length < need) {
-			set_err(err, cap, "%s: format refused (buffer %u holds %u bytes, a frame needs %zu)",
+			gd_errf(err, cap, "%s: format refused (buffer %u holds %u bytes, a frame needs %zu)",
 			        c->path, (unsigned)i, (unsigned)b.length, need);
 			rc = GD_ENOFMT;
 			goto fail;
@@ -438,7 +427,7 @@ static int cam_open(cam *c, char *err, size_t cap)
 	if (xioctl(c, VIDIOC_STREAMON, &type) < 0) {
 		int e = errno;
 		if (e == ENOSPC) {
-			set_err(err, cap, "%s: VIDIOC_STREAMON: not enough USB bandwidth (ask for a smaller "
+			gd_errf(err, cap, "%s: VIDIOC_STREAMON: not enough USB bandwidth (ask for a smaller "
 			        "size or rate, or use another USB port)", c->path);
 			rc = GD_ECAMERA;
 		} else
@@ -449,7 +438,7 @@ static int cam_open(cam *c, char *err, size_t cap)
 	if (!c->img.data) {
 		rc = gv_image_alloc(&c->img, (int)w, (int)h, 3);
 		if (rc) {
-			set_err(err, cap, "%s: out of memory", c->path);
+			gd_errf(err, cap, "%s: out of memory", c->path);
 			goto fail;
 		}
 	}
@@ -481,9 +470,9 @@ static int cam_read(cam *c, double *ts, char *why, size_t whycap)
 		double left = deadline - c->io.now(c->io.ctx);
 		if (left <= 0) {
 			if (skipped)
-				set_err(why, whycap, "no usable frame for %g s: %ld short or bad", timeout, skipped);
+				gd_errf(why, whycap, "no usable frame for %g s: %ld short or bad", timeout, skipped);
 			else
-				set_err(why, whycap, "no frame for %g s", timeout);
+				gd_errf(why, whycap, "no frame for %g s", timeout);
 			return READ_LOST;
 		}
 		struct pollfd p = {.fd = c->fd, .events = POLLIN};
@@ -492,7 +481,7 @@ static int cam_read(cam *c, double *ts, char *why, size_t whycap)
 			int e = errno;
 			if (e == EINTR)
 				continue;
-			set_err(why, whycap, "poll: %s", strerror(e));
+			gd_errf(why, whycap, "poll: %s", strerror(e));
 			return READ_LOST;
 		}
 		if (n == 0)
@@ -505,11 +494,11 @@ static int cam_read(cam *c, double *ts, char *why, size_t whycap)
 			int e = errno;
 			if (e == EAGAIN && !(p.revents & (POLLERR | POLLHUP | POLLNVAL)))
 				continue;
-			set_err(why, whycap, "VIDIOC_DQBUF: %s", e == EAGAIN ? "poll reports an error" : strerror(e));
+			gd_errf(why, whycap, "VIDIOC_DQBUF: %s", e == EAGAIN ? "poll reports an error" : strerror(e));
 			return READ_LOST;
 		}
 		if (b.index >= c->nbufs) {
-			set_err(why, whycap, "VIDIOC_DQBUF: buffer %u of %u", (unsigned)b.index, c->nbufs);
+			gd_errf(why, whycap, "VIDIOC_DQBUF: buffer %u of %u", (unsigned)b.index, c->nbufs);
 			return READ_LOST;
 		}
 		const int w = c->img.width, h = c->img.height;
@@ -529,7 +518,7 @@ static int cam_read(cam *c, double *ts, char *why, size_t whycap)
 		} else
 			skipped++;
 		if (xioctl(c, VIDIOC_QBUF, &b) < 0) {
-			set_err(why, whycap, "VIDIOC_QBUF: %s", strerror(errno));
+			gd_errf(why, whycap, "VIDIOC_QBUF: %s", strerror(errno));
 			return READ_LOST;
 		}
 		if (good)
@@ -556,7 +545,7 @@ static int cam_next(void *impl, gv_image **frame, double *t, char *err, size_t c
 			int rc = cam_open(c, last, sizeof last);
 			double gone = c->io.now(c->io.ctx) - lost_at;
 			if (rc == GV_ENOMEM) {
-				set_err(err, cap, "%s", last);
+				gd_errf(err, cap, "%s", last);
 				return rc;
 			}
 			if (rc == 0) {
@@ -566,13 +555,13 @@ static int cam_next(void *impl, gv_image **frame, double *t, char *err, size_t c
 				continue;
 			}
 			if (c->o.retry_for > 0 && gone >= c->o.retry_for) {
-				set_err(err, cap, "%s: camera lost before frame %ld (%s) and not back after %.1f s (%s)",
+				gd_errf(err, cap, "%s: camera lost before frame %ld (%s) and not back after %.1f s (%s)",
 				        c->path, c->frames, why, gone, last);
 				return GD_ENODEV;
 			}
 			snprintf(msg, sizeof msg, "%s: still lost after %.1f s (%s)", c->path, gone, last);
 			if (status(c, GD_V4L2_RETRY, msg)) {
-				set_err(err, cap, "%s: camera lost before frame %ld (%s); gave up after %.1f s (%s)",
+				gd_errf(err, cap, "%s: camera lost before frame %ld (%s); gave up after %.1f s (%s)",
 				        c->path, c->frames, why, gone, last);
 				return GD_ENODEV;
 			}
@@ -581,7 +570,7 @@ static int cam_next(void *impl, gv_image **frame, double *t, char *err, size_t c
 		double ts;
 		int rc = cam_read(c, &ts, why, sizeof why);
 		if (rc < 0) {
-			set_err(err, cap, "%s: %s", c->path, why);
+			gd_errf(err, cap, "%s: %s", c->path, why);
 			return rc;
 		}
 		if (rc == READ_FRAME) {
@@ -601,14 +590,14 @@ static int cam_next(void *impl, gv_image **frame, double *t, char *err, size_t c
 		/* lost: close it and start reopening, unless not wanted */
 		cam_close(c);
 		if (c->o.retry_for < 0) {
-			set_err(err, cap, "%s: camera lost before frame %ld (%s)", c->path, c->frames, why);
+			gd_errf(err, cap, "%s: camera lost before frame %ld (%s)", c->path, c->frames, why);
 			return GD_ENODEV;
 		}
 		lost_at = c->io.now(c->io.ctx);
 		snprintf(c->name, sizeof c->name, "%s (lost, retrying)", c->path);
 		snprintf(msg, sizeof msg, "%s: camera lost (%s), retrying", c->path, why);
 		if (status(c, GD_V4L2_LOST, msg)) {
-			set_err(err, cap, "%s: camera lost before frame %ld (%s); gave up", c->path,
+			gd_errf(err, cap, "%s: camera lost before frame %ld (%s); gave up", c->path,
 			        c->frames, why);
 			return GD_ENODEV;
 		}
@@ -646,42 +635,42 @@ int gd_source_open_v4l2_opts(gd_source **out, const char *device, const gd_v4l2_
 	else
 		gd_v4l2_opts_init(&o);
 	if (!out || !device || !device[0]) {
-		set_err(err, cap, "camera: bad argument");
+		gd_errf(err, cap, "camera: bad argument");
 		return GV_EINVAL;
 	}
 	if (o.width < 0 || o.height < 0 || (o.width == 0) != (o.height == 0) || o.width > 32768 ||
 	    o.height > 32768) {
-		set_err(err, cap, "%s: bad size %dx%d (both 0 for the camera's)", device, o.width, o.height);
+		gd_errf(err, cap, "%s: bad size %dx%d (both 0 for the camera's)", device, o.width, o.height);
 		return GV_EINVAL;
 	}
 	if (!isfinite(o.fps) || o.fps < 0 || o.fps > 1000) {
-		set_err(err, cap, "%s: bad frame rate %g", device, o.fps);
+		gd_errf(err, cap, "%s: bad frame rate %g", device, o.fps);
 		return GV_EINVAL;
 	}
 	if (o.buffers < 0 || o.buffers > MAX_BUFFERS || !isfinite(o.frame_timeout) ||
 	    o.frame_timeout < 0 || !isfinite(o.retry_interval) || o.retry_interval < 0 ||
 	    !isfinite(o.retry_for)) {
-		set_err(err, cap, "%s: bad camera option", device);
+		gd_errf(err, cap, "%s: bad camera option", device);
 		return GV_EINVAL;
 	}
 	if (!io) {
 		io = gd_v4l2_io_default();
 		if (!io) {
-			set_err(err, cap, "%s: goref was built without libv4l2 (install libv4l-dev and build "
+			gd_errf(err, cap, "%s: goref was built without libv4l2 (install libv4l-dev and build "
 			        "again)", device);
 			return GD_ENOV4L2;
 		}
 	}
 	if (io->version != GD_V4L2_IO_VERSION || !io->open || !io->close || !io->ioctl || !io->mmap ||
 	    !io->munmap || !io->poll) {
-		set_err(err, cap, "%s: bad table of device functions", device);
+		gd_errf(err, cap, "%s: bad table of device functions", device);
 		return GV_EINVAL;
 	}
 	cam *c = calloc(1, sizeof *c);
 	size_t n = strlen(device) + 1;
 	if (!c || !(c->path = malloc(n))) {
 		free(c);
-		set_err(err, cap, "%s: out of memory", device);
+		gd_errf(err, cap, "%s: out of memory", device);
 		return GV_ENOMEM;
 	}
 	memcpy(c->path, device, n);
