@@ -1,6 +1,9 @@
 /* goref: a camera referee for the game of Go under the Chinese rules. */
 #include <stdio.h>
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "cli.h"
 
@@ -32,6 +35,13 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
+	/* Frames are a few megabytes each, allocated and freed every frame:
+	 * keep them in the heap and do not give the pages back between frames
+	 * (otherwise the kernel zeroes fresh pages for every frame). */
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
 	if (argc < 2) {
 		fputs(usage, stderr);
 		return EXIT_USAGE;
