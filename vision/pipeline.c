@@ -50,11 +50,17 @@ struct gv_pipeline {
 	float win_pt[NPT], win_sq[NSQ];
 	bool read_in_window;      /* this still spell was read already */
 	double read_t;            /* when */
+	bool hidden_reading;      /* that reading had hidden squares: no observation */
+	double search_t;          /* when the grid was last searched for */
+	bool have_search;
 	/* the last observation */
 	bool have_obs;
 	unsigned char cells[NPT];
 	float ref_sq[NSQ][3];     /* square middles' colour at the last reading */
 	double hid_since[NSQ];    /* when a square was first read hidden in a row of readings (-1: not) */
+	int hid_spells[NSQ];      /* still spells in a row in which it was read hidden */
+	long hid_spell[NSQ];      /* the last still spell counted there */
+	long spell;               /* still spells so far (a count of windows opened) */
 	bool have_ref;
 	gv_pipeline_stats st;
 };
@@ -370,8 +376,11 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 	 * board read through the grid in use (a bumped board read through the
 	 * old grid does not), and one that moved by half a cell or more only
 	 * when two searches in a row found it. */
-	if (p->o.relocate && p->have_obs) {
+	/* once a second at most while the board stays hidden */
+	if (p->o.relocate && p->have_obs && (!p->hidden_reading || !p->have_search || t - p->search_t >= 1.0)) {
 		double H[9];
+		p->have_search = true;
+		p->search_t = t;
 		rc = search(p, f, H, NULL, err, cap);
 		if (rc < 0)
 			return rc;
@@ -427,17 +436,17 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 	for (int j = 0; j < n; j++)
 		for (int i = 0; i < n; i++) {
 			int k = j * n + i;
-			bool h = false;
+			bool hidden = false;
 			if (nhid)
-				for (int a = 0; a < 2 && !h; a++)
-					for (int b = 0; b < 2 && !h; b++)
-						h = hid[(j + a) * (n + 1) + (i + b)];
-			if (!h && p->have_obs && conf[k] < p->o.unsure)
-				h = true;
+				for (int a = 0; a < 2 && !hidden; a++)
+					for (int b = 0; b < 2 && !hidden; b++)
+						hidden = hid[(j + a) * (n + 1) + (i + b)];
+			bool h = hidden || (p->have_obs && conf[k] < p->o.unsure);
 			if (h && p->have_obs) {
 				obs->cells[k] = p->cells[k];
 				obs->held[k] = 1;
 				obs->nheld++;
+				obs->nhidden += hidden;
 			} else {
 				obs->cells[k] = cells[k];
 			}
@@ -459,8 +468,20 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 			p->hid_since[k] = t;
 		else if (!hid[k])
 			p->hid_since[k] = -1;
-		if (hid[k] && t - p->hid_since[k] >= p->o.stuck_s)
+		bool margin = qi == 0 || qj == 0 || qi == n || qj == n;
+		if (hid[k] && margin && t - p->hid_since[k] >= p->o.stuck_s)
 			near = false;
+		/* hidden in three still spells in a row, with the board moving in
+		 * between: no hand rests there that long in the same place; a
+		 * stone's side or shadow leans into it (seen at an angle): its look
+		 * now */
+		if (!hid[k]) {
+			p->hid_spells[k] = 0;
+		} else if (p->hid_spell[k] != p->spell) {
+			p->hid_spell[k] = p->spell;
+			if (++p->hid_spells[k] >= 3)
+				near = false;
+		}
 		if (!near)
 			memcpy(p->ref_sq[k], cur[k], sizeof cur[k]);
 	}
@@ -546,21 +567,31 @@ int gv_pipeline_feed(gv_pipeline *p, const gv_image *rgb, double t, gv_observati
 	if (moved) {
 		p->win = true;
 		p->win_t = t;
+		p->spell++;
 		memcpy(p->win_pt, ptg, sizeof ptg);
 		memcpy(p->win_sq, sqg, sizeof sqg);
 		p->read_in_window = false;
+		p->hidden_reading = false;
 		return 0;
 	}
 	if (t - p->win_t < p->o.still_s - 1e-6)
 		return 0;
-	if (p->read_in_window && t - p->read_t < p->o.repeat_s - 1e-6)
+	double wait = p->hidden_reading ? (p->o.still_s > 0.1 ? p->o.still_s : 0.1) : p->o.repeat_s;
+	if (p->read_in_window && t - p->read_t < wait - 1e-6)
 		return 0;
-	bool again = p->read_in_window;
+	bool again = p->read_in_window && !p->hidden_reading;
 	p->read_in_window = true;
 	p->read_t = t;
 	int rc = read_frame(p, rgb, t, obs, err, cap);
 	if (rc != 1)
 		return rc;
+	p->hidden_reading = obs->nhidden > 0;
+	if (p->hidden_reading) {
+		/* not clear: no observation; read again soon */
+		p->st.hidden_readings++;
+		p->st.held_points -= obs->nheld;
+		return 0;
+	}
 	if (obs->relocated) {
 		/* the sampling moved with the grid: the window starts again from here */
 		sample_all(p, rgb, p->win_pt, p->win_sq);

@@ -26,8 +26,11 @@
  *      patch of at most 6 changed squares, each touching a point whose
  *      reading changed, is such a stone coming or going, not a hand.
  *      Square middles not hidden (nor next to a hidden one) are taken as
- *      the new reference; one hidden at every reading for `stuck_s` seconds
- *      too (a lid or a score sheet left on the board's edge).
+ *      the new reference; one of the margin's hidden at every reading for
+ *      `stuck_s` seconds too (a lid or a score sheet left on the edge), and
+ *      one hidden in three still spells in a row with the board moving in
+ *      between (no hand rests in the same place that long: a stone's side
+ *      or shadow leans into it).
  *    - gv_classify reads every point; points it is unsure of keep their last
  *      value too.
  *    - The grid is looked for again (gv_locate). A grid that moved by more than a fifth of a cell (the
@@ -36,9 +39,14 @@
  *      observation better than through the grid in use; one that moved by
  *      half a cell or more only when two searches in a row found it (a
  *      search can be a line off on a crowded edge, or pulled by a hand).
- *    The reading is one observation. While the board stays still it is read
- *    again every `repeat_s` seconds, and a new observation is made only if
- *    the reading changed.
+ *    A reading with a hidden square is no observation (the board is not
+ *    clear: what the hand hides may have changed with what shows): the
+ *    frame is read again `still_s` later while the board stays still (the
+ *    grid searched at most once a second meanwhile), until nothing hides
+ *    it. A clear reading is one observation. While the board stays still it
+ *    is read again every `repeat_s` seconds, and a new observation is made
+ *    only if the reading changed. (In stills mode a reading with hidden
+ *    squares is an observation, with those points held.)
  *
  * In `stills` mode every frame is taken as a stable view by itself (photos
  * taken one per position): no motion test, every frame is read.
@@ -80,6 +88,7 @@ typedef struct gv_observation {
 	unsigned char cells[19 * 19];  /* cells[row * size + col]: 0 empty, 1 black, 2 white; row 0 the grid edge nearest the image top */
 	unsigned char held[19 * 19];   /* 1 where the point was hidden or unsure and kept its last value */
 	int nheld;                     /* how many points were held */
+	int nhidden;                   /* of those, how many because a square beside them was hidden */
 	bool relocated;                /* the grid was found anew for this reading */
 } gv_observation;
 
@@ -90,6 +99,7 @@ typedef struct gv_pipeline_stats {
 	long locates;       /* grid searches run */
 	long relocations;   /* times a moved grid was taken */
 	long held_points;   /* points held over all observations */
+	long hidden_readings; /* readings that were no observation: something hid squares */
 	bool located;       /* the grid is known */
 	double corners[8];  /* the grid corners in use (x y clockwise from the top-left) */
 } gv_pipeline_stats;
