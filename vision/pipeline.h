@@ -44,8 +44,9 @@
  *    frame is read again `still_s` later while the board stays still (the
  *    grid searched at most once a second meanwhile), until nothing hides
  *    it. A clear reading is one observation. While the board stays still it
- *    is read again every `repeat_s` seconds, and a new observation is made
- *    only if the reading changed. (In stills mode a reading with hidden
+ *    is read again every `repeat_s` seconds, each reading an observation
+ *    (a change that lasts is seen to last: the referee's persistence
+ *    counts observations). (In stills mode a reading with hidden
  *    squares is an observation, with those points held.)
  *
  * In `stills` mode every frame is taken as a stable view by itself (photos
