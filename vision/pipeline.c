@@ -243,9 +243,10 @@ static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *h
 		if (lr <= 3 || lc < 0)
 			continue;
 		/* a shadow or the light changes the brightness, not the hue: only
-		 * a deep change of brightness counts (an arm's own shadow, a dark
-		 * sleeve); a change of hue is something lying there (skin is as
-		 * bright as wood, but redder and bluer) */
+		 * a deep darkening counts (an arm's own shadow, a dark sleeve; a
+		 * square brighter than before is a shadow gone, never a hand); a
+		 * change of hue is something lying there (skin is as bright as
+		 * wood, but redder and bluer) */
 		float rel = lc / gain / lr;
 		float dh = 0;
 		for (int c = 0; c < 3; c++) {
@@ -253,7 +254,7 @@ static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *h
 			if (d > dh)
 				dh = d;
 		}
-		if (dh > (float)p->o.hidden || rel < 0.55f || rel > 1.6f) {
+		if (dh > (float)p->o.hidden || rel < 0.55f) {
 			hid[k] = true;
 			count++;
 		}

@@ -70,7 +70,7 @@ typedef struct gv_pipeline_opts {
 	double hidden;    /* how much a square middle's hue (each channel's share of its
 	                     brightness) may change and not count as hidden (default 0.025);
 	                     its brightness, after the overall light change, may fall to 0.55
-	                     or rise to 1.6 times (shadows, light) */
+	                     times (shadows) and rise as it will (a shadow gone) */
 	double stuck_s;   /* a square hidden at every reading for this long is taken as the
 	                     board's new look: something left lying there (default 20 s) */
 	float unsure;     /* points read with a confidence under this keep their last value (default 0.15) */
