@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "diagram.h"
 #include "game.h"
@@ -246,4 +247,18 @@ int cli_write_sgf(const gr_record *rec, const char *out)
 	free(tmp);
 	gr_free(text);
 	return rc;
+}
+
+double cli_cpu_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+double cli_wall_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }

@@ -56,6 +56,11 @@ bool cli_positional(const char *cmd, const char *usage, const char *what, const 
  * usage, when the positional argument was not given. */
 bool cli_require(const char *cmd, const char *usage, const char *what, const char *slot);
 
+/* The calling thread's CPU time in milliseconds (what "one core" means in
+ * the figures), and a monotonic wall clock in seconds. */
+double cli_cpu_ms(void);
+double cli_wall_s(void);
+
 /* True if arg is -h or --help. */
 bool cli_is_help(const char *arg);
 

@@ -29,13 +29,6 @@ static const char bench_usage[] =
 
 #define ROUNDS 5
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 typedef struct bench {
 	int size;
 	gr_board empty;
@@ -108,10 +101,10 @@ static long long run_part(bench *B, long long (*batch)(bench *), double seconds,
 	long long total = 0;
 	for (int r = 0; r < ROUNDS; r++) {
 		long long units = 0;
-		double t0 = now(), t;
+		double t0 = cli_wall_s(), t;
 		do {
 			units += batch(B);
-			t = now() - t0;
+			t = cli_wall_s() - t0;
 		} while (t < seconds / ROUNDS);
 		rate[r] = units / t;
 		total += units;

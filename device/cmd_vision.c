@@ -57,13 +57,6 @@ static const char eval_usage[] =
 	"  --size N         lines of the boards: 9, 13 or 19 (default 19)\n"
 	"  --json           one JSON object: photos (one entry each) and total\n";
 
-static double cpu_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
 static char cell_char(unsigned char c)
 {
 	return c == GR_BLACK ? 'X' : c == GR_WHITE ? 'O' : '.';
@@ -418,9 +411,9 @@ int cmd_eval(int argc, char **argv)
 		}
 		gv_detection d;
 		gv_detect_opts o = {.size = size};
-		double t0 = cpu_ms();
+		double t0 = cli_cpu_ms();
 		int drc = gv_detect(&d, &img, &o, err, sizeof err);
-		double ms = cpu_ms() - t0;
+		double ms = cli_cpu_ms() - t0;
 		gv_image_free(&img);
 		if (drc && drc != GV_ENOTFOUND) {
 			fprintf(stderr, "goref eval: %s: %s\n", photos.v[k], err);

@@ -248,13 +248,6 @@ static int load_settings(gc_settings *s, const char *path)
 	return 0;
 }
 
-static double wall(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device, cli_frames fr,
                      const char *journal, const char *sgf_out, const char *events_out, bool quiet, bool resume,
                      bool fresh);
@@ -474,7 +467,7 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 	if (tm.fd >= 0)
 		fputs(keys_help, stderr);
 	gv_cv_threads(1, NULL, 0);
-	double start = wall();
+	double start = cli_wall_s();
 	bool quit = false;
 	while (!stop_flag && !quit) {
 		gv_image *frame = NULL;
@@ -488,7 +481,7 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 		if (r == 0)
 			break;
 		if (folder && speed > 0) { /* a folder plays at its own pace */
-			double due = start + t / speed, now = wall();
+			double due = start + t / speed, now = cli_wall_s();
 			if (due > now) {
 				struct timespec ts = {(time_t)(due - now), (long)((due - now - (double)(time_t)(due - now)) * 1e9)};
 				nanosleep(&ts, NULL);

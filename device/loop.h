@@ -121,7 +121,5 @@ int cli_open_raw(const char *cmd, const cli_frames *f, gd_source **out);
  * so, when it is missing or empty. */
 bool cli_take_value(const char *cmd, int argc, char **argv, int *i, const char **out);
 
-/* CPU time of the calling thread, in milliseconds. */
-double gd_cpu_ms(void);
 
 #endif

@@ -318,7 +318,7 @@ static int excuse_stones(const gv_pipeline *p, bool *hid, const unsigned char *c
 }
 
 /* Looks for the grid; 1 found (into H), 0 not, <0 error. */
-static int search(gv_pipeline *p, const gv_image *f, double H[9], double *support, char *err, size_t cap)
+static int search(gv_pipeline *p, const gv_image *f, double H[9], char *err, size_t cap)
 {
 	gv_locate_opts lo = {.size = p->size, .work_px = 0};
 	gv_grid g;
@@ -332,8 +332,6 @@ static int search(gv_pipeline *p, const gv_image *f, double H[9], double *suppor
 	if (rc)
 		return rc;
 	memcpy(H, g.H, sizeof g.H);
-	if (support)
-		*support = g.support;
 	return 1;
 }
 
@@ -382,7 +380,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 		double H[9];
 		p->have_search = true;
 		p->search_t = t;
-		rc = search(p, f, H, NULL, err, cap);
+		rc = search(p, f, H, err, cap);
 		if (rc < 0)
 			return rc;
 		double c[8];
@@ -540,7 +538,7 @@ int gv_pipeline_feed(gv_pipeline *p, const gv_image *rgb, double t, gv_observati
 		p->have_try = true;
 		p->last_try = t;
 		double H[9];
-		int rc = search(p, rgb, H, NULL, err, cap);
+		int rc = search(p, rgb, H, err, cap);
 		if (rc <= 0)
 			return rc;
 		use_grid(p, H);
