@@ -22,7 +22,11 @@
 typedef struct hand {
 	bool on;
 	double u, v; /* where the fingertips are, in board coordinates */
+	bool wood;   /* of the wood's own colour (a tanned hand on a pale board) */
 } hand;
+
+/* A point drawn without its grid lines (a worn spot), or -1. */
+static int blank = -1;
 
 static const double corners[8] = {150, 40, 500, 48, 540, 440, 110, 432};
 
@@ -41,9 +45,10 @@ static void draw(gv_image *img, const unsigned char *cells, const hand *hd, unsi
 				c[0] = 220 * g, c[1] = 175 * g, c[2] = 110 * g;
 				double fu = fabs(u - floor(u + 0.5)), fv = fabs(v - floor(v + 0.5));
 				bool inside = u > -0.05 && v > -0.05 && u < N - 0.95 && v < N - 0.95;
-				if (inside && (fu < 0.05 || fv < 0.05))
-					c[0] = c[1] = c[2] = 40;
 				int i = (int)floor(u + 0.5), j = (int)floor(v + 0.5);
+				bool worn = blank >= 0 && i == blank % N && j == blank / N && fu < 0.4 && fv < 0.4;
+				if (inside && (fu < 0.05 || fv < 0.05) && !worn)
+					c[0] = c[1] = c[2] = 40;
 				if (i >= 0 && j >= 0 && i < N && j < N && cells[j * N + i]) {
 					double d = hypot(u - i, v - j);
 					if (d < 0.46) {
@@ -62,7 +67,10 @@ static void draw(gv_image *img, const unsigned char *cells, const hand *hd, unsi
 				bool arm = y > hy + 60 && fabs(dx) < 38;
 				if (palm || arm) {
 					double s = palm ? 1.0 : 0.9;
-					c[0] = 225 * s, c[1] = 160 * s, c[2] = 135 * s;
+					if (hd->wood)
+						c[0] = 214 * s, c[1] = 170 * s, c[2] = 107 * s;
+					else
+						c[0] = 225 * s, c[1] = 160 * s, c[2] = 135 * s;
 				}
 			}
 			unsigned char *p = gv_px(img, x, y);
@@ -167,7 +175,7 @@ static void test_a_hand_is_never_read_and_hides_the_board(void **s)
 	unsigned char cells[N * N] = {0};
 	assert_int_equal(feed(&r, cells, NULL, 5), 1);
 	/* a hand comes in, moving: nothing is read */
-	hand hd = {true, 9, 14};
+	hand hd = {true, 9, 14, false};
 	for (int k = 0; k < 4; k++) {
 		hd.v = 14 - k;
 		assert_int_equal(feed(&r, cells, &hd, 1), 0);
@@ -187,6 +195,67 @@ static void test_a_hand_is_never_read_and_hides_the_board(void **s)
 	assert_true(fabs(r.last.t - (left + 0.3)) < 1e-9);
 	expect_cells(&r.last, cells);
 	assert_int_equal(r.last.nheld, 0);
+	run_free(&r);
+}
+
+/* A hand the colour of the wood: the square middles cannot tell it from the
+ * board (same hue, as bright), and the stones under it read empty. It hides
+ * the grid lines, which an empty point shows: the board is not clear while
+ * it rests there, and no stone under it is lost. */
+static void test_a_hand_of_the_woods_colour_hides_the_board(void **s)
+{
+	(void)s;
+	run r;
+	run_init(&r, false);
+	unsigned char cells[N * N] = {0};
+	for (int j = 12; j < N; j += 2)
+		for (int i = 7; i <= 11; i += 2)
+			cells[j * N + i] = (unsigned char)(1 + (i + j) % 2);
+	assert_int_equal(feed(&r, cells, NULL, 5), 1);
+	expect_cells(&r.last, cells);
+	hand hd = {true, 9, 15, true};
+	for (int k = 0; k < 4; k++) {
+		hd.v = 15 - k;
+		assert_int_equal(feed(&r, cells, &hd, 1), 0);
+	}
+	/* resting for 3 s: read every 0.3 s, never an observation */
+	assert_int_equal(feed(&r, cells, &hd, 30), 0);
+	gv_pipeline_stats st;
+	gv_pipeline_get_stats(r.p, &st);
+	assert_true(st.hidden_readings >= 5);
+	/* it leaves: the board as it was, read once it is still */
+	assert_int_equal(feed(&r, cells, NULL, 5), 1);
+	expect_cells(&r.last, cells);
+	assert_int_equal(r.last.nheld, 0);
+	run_free(&r);
+}
+
+/* A worn spot where an empty point shows no lines is taken for something
+ * over the board at first, then, after the stuck time with nothing
+ * moving, for the board's look: the board is read again, the spot held at
+ * what it was. */
+static void test_a_point_without_lines_stops_hiding_the_board(void **s)
+{
+	(void)s;
+	run r;
+	memset(&r, 0, sizeof r);
+	gv_pipeline_opts o;
+	gv_pipeline_opts_init(&o);
+	o.stuck_s = 2;
+	assert_int_equal(gv_pipeline_new(&r.p, &o), 0);
+	assert_int_equal(gv_image_alloc(&r.img, W, HT, 3), 0);
+	unsigned char cells[N * N] = {0};
+	cells[3 * N + 3] = 1;
+	assert_int_equal(feed(&r, cells, NULL, 5), 1);
+	blank = 9 * N + 9;
+	/* the spot appears (a motion, then still): hidden readings until the
+	 * stuck time has passed, then observations again */
+	assert_int_equal(feed(&r, cells, NULL, 15), 0);
+	assert_true(feed(&r, cells, NULL, 30) >= 1);
+	expect_cells(&r.last, cells);
+	assert_int_equal(r.last.nheld, 1);
+	assert_true(r.last.held[9 * N + 9]);
+	blank = -1;
 	run_free(&r);
 }
 
@@ -243,6 +312,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_still_board_is_read_after_the_window_then_each_second),
 		cmocka_unit_test(test_a_hand_is_never_read_and_hides_the_board),
+		cmocka_unit_test(test_a_hand_of_the_woods_colour_hides_the_board),
+		cmocka_unit_test(test_a_point_without_lines_stops_hiding_the_board),
 		cmocka_unit_test(test_stills_read_every_frame),
 		cmocka_unit_test(test_bad_input),
 	};

@@ -578,20 +578,26 @@ int gv_classify(const gv_image *rgb, const double H[9], int size, unsigned char 
 		return GV_EINVAL;
 	int n = size >= 2 && size <= 19 ? size * size : 1;
 	gv_point_features *f = malloc((size_t)n * sizeof *f);
+	if (!f)
+		return GV_ENOMEM;
+	int rc = gv_classify_features(rgb, H, size, f);
+	if (rc == 0)
+		rc = gv_classify_decide(f, size, cells, conf);
+	free(f);
+	return rc;
+}
+
+int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cells, float *conf)
+{
+	if (!f || !cells || size < 2 || size > 19)
+		return GV_EINVAL;
+	int n = size * size;
 	float *tmp = malloc((size_t)n * 5 * sizeof *tmp);
 	int *order = malloc((size_t)n * 2 * sizeof *order);
-	if (!f || !tmp || !order) {
-		free(f);
+	if (!tmp || !order) {
 		free(tmp);
 		free(order);
 		return GV_ENOMEM;
-	}
-	int rc = gv_classify_features(rgb, H, size, f);
-	if (rc) {
-		free(f);
-		free(tmp);
-		free(order);
-		return rc;
 	}
 	float *eb = tmp + n, *ew = tmp + 2 * n, *score = tmp + 3 * n;
 	int *black_ = order + n;
@@ -675,7 +681,6 @@ int gv_classify(const gv_image *rgb, const double H[9], int size, unsigned char 
 			float c = r > 1 ? (r - 1) / 0.5f : (1 - r) / 0.5f;
 			conf[k] = c > 1 ? 1 : c;
 		}
-	free(f);
 	free(tmp);
 	free(order);
 	return 0;

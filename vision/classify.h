@@ -41,5 +41,9 @@ typedef struct gv_point_features {
 /* The features of every intersection (f[j * size + i]); same errors as
  * gv_classify. */
 int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_point_features *f);
+/* gv_classify's decision from the features gv_classify_features measured
+ * (gv_classify is the two in a row): for a caller that looks at the
+ * features too. GV_EINVAL for a bad argument, or GV_ENOMEM. */
+int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cells, float *conf);
 
 #endif

@@ -61,6 +61,9 @@ struct gv_pipeline {
 	int hid_spells[NSQ];      /* still spells in a row in which it was read hidden */
 	long hid_spell[NSQ];      /* the last still spell counted there */
 	long spell;               /* still spells so far (a count of windows opened) */
+	double cov_since[NPT];    /* when a point was first read covered in a row of readings (-1: not) */
+	int cov_spells[NPT];      /* still spells in a row in which it was read covered */
+	long cov_spell[NPT];      /* the last still spell counted there */
 	bool have_ref;
 	gv_pipeline_stats st;
 };
@@ -160,6 +163,10 @@ static void use_grid(gv_pipeline *p, const double H[9])
 		p->have_ref = false;
 		for (int k = 0; k < NSQ; k++)
 			p->hid_since[k] = -1;
+		for (int k = 0; k < NPT; k++) {
+			p->cov_since[k] = -1;
+			p->cov_spells[k] = 0;
+		}
 	}
 	p->located = true;
 	p->win = false;
@@ -271,9 +278,11 @@ static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *h
 static int excuse_stones(const gv_pipeline *p, bool *hid, const unsigned char *cells)
 {
 	int n = p->size, m = n + 1;
-	int comp[NSQ], stack[NSQ];
+	int comp[NSQ], stack[NSQ], seen[NPT];
 	for (int k = 0; k < p->nsq; k++)
 		comp[k] = -1;
+	for (int k = 0; k < n * n; k++)
+		seen[k] = -1;
 	int left = 0;
 	for (int s0 = 0; s0 < p->nsq; s0++) {
 		if (!hid[s0] || comp[s0] >= 0)
@@ -281,6 +290,7 @@ static int excuse_stones(const gv_pipeline *p, bool *hid, const unsigned char *c
 		/* the 8-connected patch of hidden squares from s0 */
 		int sp = 0, len = 0, members[NSQ];
 		bool all_touch = true;
+		int ncame = 0; /* the points it touches where a stone came (or changed colour) */
 		stack[sp++] = s0;
 		comp[s0] = s0;
 		while (sp) {
@@ -289,11 +299,16 @@ static int excuse_stones(const gv_pipeline *p, bool *hid, const unsigned char *c
 			int qi = q % m, qj = q / m;
 			/* square (qi, qj) has the points (qi-1..qi, qj-1..qj) at its corners */
 			bool touch = false;
-			for (int a = -1; a <= 0 && !touch; a++)
-				for (int b = -1; b <= 0 && !touch; b++) {
+			for (int a = -1; a <= 0; a++)
+				for (int b = -1; b <= 0; b++) {
 					int i = qi + b, j = qj + a;
-					if (i >= 0 && j >= 0 && i < n && j < n && cells[j * n + i] != p->cells[j * n + i])
-						touch = true;
+					if (i < 0 || j < 0 || i >= n || j >= n || cells[j * n + i] == p->cells[j * n + i])
+						continue;
+					touch = true;
+					if (cells[j * n + i] != 0 && seen[j * n + i] != s0) {
+						seen[j * n + i] = s0;
+						ncame++;
+					}
 				}
 			all_touch = all_touch && touch;
 			for (int a = -1; a <= 1; a++)
@@ -308,13 +323,62 @@ static int excuse_stones(const gv_pipeline *p, bool *hid, const unsigned char *c
 					}
 				}
 		}
-		if (all_touch && len <= STONE_PATCH)
+		/* one stone comes in a move (captures go): fingers read as stones
+		 * come in twos and threes */
+		if (all_touch && len <= STONE_PATCH && ncame <= 1)
 			for (int k = 0; k < len; k++)
 				hid[members[k]] = false;
 		else
 			left += len;
 	}
 	return left;
+}
+
+/* An empty point shows its grid lines; one read empty with no lines
+ * showing has something over it that is neither wood nor stone to the
+ * classifier: a hand or an arm of the wood's own colour, which the square
+ * middles' hue cannot tell from the board, and under which the stones read
+ * empty. Line contrast under this is no line (empty points on real photos
+ * show 0.14 and more, under a hand 0.0 +- 0.05). */
+#define COVERED_LINE 0.08f
+/* Marks the squares around the covered points hidden; returns how many
+ * squares that adds. A point covered in three still spells in a row, or
+ * for the stuck time, is a spot of the board without lines (a worn board, a
+ * sticker): it is no longer taken for a hand, only held at what it was
+ * (worn[k]). */
+static int covered_points(gv_pipeline *p, double t, const unsigned char *cells, const gv_point_features *feat,
+                          bool *hid, bool *worn)
+{
+	int n = p->size, m = n + 1, added = 0;
+	for (int k = 0; k < n * n; k++) {
+		bool cov = cells[k] == 0 && feat[k].line < COVERED_LINE;
+		worn[k] = false;
+		if (!cov) {
+			p->cov_since[k] = -1;
+			p->cov_spells[k] = 0;
+			continue;
+		}
+		if (p->cov_since[k] < 0)
+			p->cov_since[k] = t;
+		if (p->cov_spell[k] != p->spell) {
+			p->cov_spell[k] = p->spell;
+			p->cov_spells[k]++;
+		}
+		if (p->cov_spells[k] >= 3 || t - p->cov_since[k] >= p->o.stuck_s) {
+			worn[k] = true;
+			continue;
+		}
+		int i = k % n, j = k / n;
+		for (int a = 0; a < 2; a++)
+			for (int b = 0; b < 2; b++) {
+				int q = (j + a) * m + (i + b);
+				if (!hid[q]) {
+					hid[q] = true;
+					added++;
+				}
+			}
+	}
+	return added;
 }
 
 /* Looks for the grid; 1 found (into H), 0 not, <0 error. */
@@ -359,13 +423,17 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 	int nhid = hidden_squares(p, cur, hid);
 	unsigned char cells[NPT];
 	float conf[NPT];
-	int rc = gv_classify(f, p->H, n, cells, conf);
+	gv_point_features feat[NPT];
+	int rc = gv_classify_features(f, p->H, n, feat);
 	if (rc == GV_EINVAL) { /* the grid reaches beyond the image */
 		p->located = false;
 		return 0;
 	}
+	if (rc == 0)
+		rc = gv_classify_decide(feat, n, cells, conf);
 	if (rc)
 		return rc;
+
 	/* The grid again. A grid that moved by more than a
 	 * fifth of a cell is a candidate (less is the search's own jitter,
 	 * which the reading does not mind). The search can also be wrong, a
@@ -403,7 +471,8 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 		if (candidate) {
 			unsigned char cells2[NPT];
 			float conf2[NPT];
-			if (gv_classify(f, H, n, cells2, conf2) == 0) {
+			gv_point_features feat2[NPT];
+			if (gv_classify_features(f, H, n, feat2) == 0 && gv_classify_decide(feat2, n, cells2, conf2) == 0) {
 				int was = 0, now = 0;
 				for (int k = 0; k < n * n; k++) {
 					was += cells[k] != p->cells[k];
@@ -415,6 +484,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 					p->st.relocations++;
 					memcpy(cells, cells2, sizeof cells);
 					memcpy(conf, conf2, sizeof conf);
+					memcpy(feat, feat2, sizeof feat);
 					/* the same board from the new grid: the hue of the
 					 * square middles does not depend on where exactly
 					 * they are */
@@ -425,8 +495,17 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 			}
 		}
 	}
+	if (getenv("GOREF_PIPE_DEBUG") && nhid) {
+		fprintf(stderr, "t %.2f before excuse %d hidden:", t, nhid);
+		for (int k = 0; k < p->nsq; k++)
+			if (hid[k])
+				fprintf(stderr, " %d,%d", k % (n + 1), k / (n + 1));
+		fprintf(stderr, "\n");
+	}
 	if (nhid && p->have_obs)
 		nhid = excuse_stones(p, hid, cells);
+	bool worn[NPT];
+	nhid += covered_points(p, t, cells, feat, hid, worn);
 	p->st.readings++;
 	memset(obs, 0, sizeof *obs);
 	obs->t = t;
@@ -440,14 +519,17 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 				for (int a = 0; a < 2 && !hidden; a++)
 					for (int b = 0; b < 2 && !hidden; b++)
 						hidden = hid[(j + a) * (n + 1) + (i + b)];
-			bool h = hidden || (p->have_obs && conf[k] < p->o.unsure);
+			bool h = hidden || worn[k] || (p->have_obs && conf[k] < p->o.unsure);
 			if (h && p->have_obs) {
 				obs->cells[k] = p->cells[k];
 				obs->held[k] = 1;
 				obs->nheld++;
 				obs->nhidden += hidden;
 			} else {
+				/* nothing to hold yet: a reading with something over the
+				 * board is no observation all the same */
 				obs->cells[k] = cells[k];
+				obs->nhidden += hidden;
 			}
 		}
 	/* the square middles become the reference, but for the hidden ones and
