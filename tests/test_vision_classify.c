@@ -257,6 +257,23 @@ static void test_drawn_crowded_corner_and_small_board(void **s)
 	check_scene(&sc, corners, 540, 460);
 }
 
+static void test_drawn_stones_put_down_over_the_margin(void **s)
+{
+	(void)s;
+	/* stones put down carelessly on the edge lines, standing out over the
+	 * margin by 0.3 of a cell, on every side; the empty edge points
+	 * between them stay empty (the margin beyond them is bright wood) */
+	static const stone st[] = {
+	    {0, 1, -0.3, 0.05, 2}, {0, 7, -0.3, -0.05, 2}, {18, 4, 0.3, 0, 2}, {18, 12, 0.3, 0.05, 2},
+	    {5, 0, 0.05, -0.3, 2}, {13, 0, 0, -0.3, 2}, {8, 18, -0.05, 0.3, 2}, {14, 18, 0, 0.3, 2},
+	    {0, 13, -0.25, 0, 1}, {10, 0, 0, -0.25, 1},
+	};
+	scene sc = {19, st, (int)(sizeof st / sizeof st[0]), {1, 1, 1}, 0.2, {0}, 13, {0, 0, 0}, {0.1, 0.12, 0.62}};
+	memcpy(sc.wood, wood, sizeof wood);
+	double corners[8] = {150, 70, 560, 78, 610, 470, 110, 460};
+	check_scene(&sc, corners, 720, 540);
+}
+
 static void test_drawn_long_shadows_in_low_light(void **s)
 {
 	(void)s;
@@ -459,6 +476,7 @@ int main(void)
 	    cmocka_unit_test(test_drawn_board_in_perspective),
 	    cmocka_unit_test(test_drawn_empty_board_in_coloured_light_and_glare),
 	    cmocka_unit_test(test_drawn_crowded_corner_and_small_board),
+	    cmocka_unit_test(test_drawn_stones_put_down_over_the_margin),
 	    cmocka_unit_test(test_drawn_long_shadows_in_low_light),
 	    cmocka_unit_test(test_bad_arguments),
 	    cmocka_unit_test(test_real_photos_with_hand_corners),

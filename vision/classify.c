@@ -55,6 +55,11 @@ enum { C_EMPTY = 0, C_BLACK = 1, C_WHITE = 2 };
  * that earns at most. */
 #define LINE_HIDDEN 0.1f
 #define HIDDEN_BONUS 1.0f
+/* Line contrast under which a point's lines are hidden enough for a white
+ * stone standing out over the margin (a sliver of the inner arm shows;
+ * empty edge points on real photos show 0.3 and more where the margin is
+ * bright enough to pass for a stone). */
+#define LINE_OUT 0.2f
 /* Whiteness lost per unit of line contrast. */
 #define LINE_PENALTY 6.0f
 /* Log brightness ratio under which a point's own centre is dark enough to
@@ -488,13 +493,17 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 			f->pv = (float)pv;
 			f->black = -1e9f;
 			f->white = -1e9f;
+			float wout = -1e9f, wou = 0, wov = 0; /* the best white placement off the outer lines */
 			for (int ob = -2; ob <= 2; ob++)
 				for (int oa = -2; oa <= 2; oa++) {
-					/* no placement off the grid's outer lines: beyond
-					 * them lies the board's margin or the table */
-					if ((i == 0 && oa < 0) || (i == size - 1 && oa > 0) || (j == 0 && ob < 0) ||
-					    (j == size - 1 && ob > 0))
-						continue;
+					/* off the grid's outer lines lie the board's margin
+					 * and the table, as dark as a black stone or as
+					 * bright as a white one: only a white stone is
+					 * looked for there, and taken only when the point's
+					 * own lines are hidden (below) */
+					bool out_u = (i == 0 && oa < 0) || (i == size - 1 && oa > 0);
+					bool out_v = (j == 0 && ob < 0) || (j == size - 1 && ob > 0);
+					bool outward = out_u || out_v;
 					double du = 0.15 * oa + pu, dv = 0.15 * ob + pv;
 					float pen = (float)(0.5 * ((du - pu) * (du - pu) + (dv - pv) * (dv - pv)));
 					quadrants(&s, &m, i + du, j + dv, qb, qyl);
@@ -510,12 +519,18 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 						f->black0 = eb;
 						f->white0 = ew;
 					}
-					if (eb > f->black) {
+					if (eb > f->black && !outward) {
 						f->black = eb;
 						f->bu = (float)du;
 						f->bv = (float)dv;
 					}
-					if (ew > f->white) {
+					if (outward) {
+						if (ew > wout) {
+							wout = ew;
+							wou = (float)du;
+							wov = (float)dv;
+						}
+					} else if (ew > f->white) {
 						f->white = ew;
 						f->wu = (float)du;
 						f->wv = (float)dv;
@@ -549,6 +564,13 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 				arm[na++] = (float)(con / 3 / bl);
 			}
 			f->line = na ? median(arm, na) : 0;
+			/* a stone put down carelessly on the edge stands out over
+			 * the margin; the lines at its point are hidden then */
+			if (wout > f->white && f->line < LINE_OUT) {
+				f->white = wout;
+				f->wu = wou;
+				f->wv = wov;
+			}
 		}
 	free(eu);
 	free(sqw);

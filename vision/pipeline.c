@@ -262,6 +262,9 @@ static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *h
 				dh = d;
 		}
 		if (dh > (float)p->o.hidden || rel < 0.55f) {
+			if (getenv("GOREF_PIPE_DEBUG"))
+				fprintf(stderr, "  square %d,%d hue %.3f rel %.2f gain %.2f ref %.0f,%.0f,%.0f now %.0f,%.0f,%.0f\n", k % (p->size + 1),
+				        k / (p->size + 1), dh, rel, gain, p->ref_sq[k][0], p->ref_sq[k][1], p->ref_sq[k][2], cur[k][0], cur[k][1], cur[k][2]);
 			hid[k] = true;
 			count++;
 		}
@@ -431,6 +434,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 	}
 	if (rc == 0)
 		rc = gv_classify_decide(feat, n, cells, conf);
+
 	if (rc)
 		return rc;
 
@@ -555,9 +559,13 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 		/* hidden in three still spells in a row, with the board moving in
 		 * between: no hand rests there that long in the same place; a
 		 * stone's side or shadow leans into it (seen at an angle): its look
-		 * now */
+		 * now. The count goes back to nothing only when the square's look
+		 * is taken again: two squares side by side that each hide now and
+		 * then would otherwise keep each other's look old for ever (a
+		 * stone's rim at the edge of the test, the light drifting) */
 		if (!hid[k]) {
-			p->hid_spells[k] = 0;
+			if (!near)
+				p->hid_spells[k] = 0;
 		} else if (p->hid_spell[k] != p->spell) {
 			p->hid_spell[k] = p->spell;
 			if (++p->hid_spells[k] >= 3)
