@@ -3,7 +3,7 @@
 # referee on them with goref eval-video: the figures of README's "Video"
 # section come from this script, run the same way every time.
 #
-# usage: samples/eval_video.sh [-b BUILD] [-o OUTDIR] [-n GAMES] [-j JOBS] [-m MIN_MOVES] [-k] [SGF...]
+# usage: samples/eval_video.sh [-b BUILD] [-o OUTDIR] [-n GAMES] [-j JOBS] [-m MIN_MOVES] [-s SEEDS] [-k] [SGF...]
 #
 #   -b BUILD      the build folder with goref and goref-render (default build)
 #   -o OUTDIR     where the rendered games go (default /tmp/goref-eval-video);
@@ -11,12 +11,16 @@
 #   -n GAMES      how many games (default 20)
 #   -j JOBS       renders, then evaluations, at once (default 2)
 #   -m MIN_MOVES  only games with at least this many moves (default 200)
+#   -s SEEDS      add SEEDS to every game's seed (default 0): another set of
+#                 games from the same records (other hands, light, camera
+#                 and violations), to check that a figure holds beyond the
+#                 games it was worked on
 #   -k            keep games already rendered in OUTDIR (same recipe)
 #   SGF...        the games (default: samples/game.sgf, the 19x19 GNU Go
 #                 self-play games of tests/fixtures/selfplay, longest first,
 #                 then samples/games/*.sgf)
 #
-# Game i (from 1) is rendered with --seed i at 1280x720, 10 frames a second,
+# Game i (from 1) is rendered with --seed i (plus SEEDS) at 1280x720, 10 frames a second,
 # with hands, noise and lens distortion, and:
 #   --violations 3       on every game (the renderer picks what fits)
 #   --light              on odd games (drifting light, a moving shadow band)
@@ -32,15 +36,17 @@ games=20
 jobs=2
 min=200
 keep=0
-while getopts "b:o:n:j:m:kh" opt; do
+seeds=0
+while getopts "b:o:n:j:m:s:kh" opt; do
 	case $opt in
 	b) build=$OPTARG ;;
 	o) out=$OPTARG ;;
 	n) games=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	m) min=$OPTARG ;;
+	s) seeds=$OPTARG ;;
 	k) keep=1 ;;
-	h) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	h) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) exit 64 ;;
 	esac
 done
@@ -75,7 +81,7 @@ dirs=()
 i=0
 for f in "${list[@]}"; do
 	i=$((i + 1))
-	args="--quiet --seed $i --violations 3"
+	args="--quiet --seed $((i + seeds)) --violations 3"
 	[ $((i % 2)) -eq 1 ] && args="$args --light"
 	[ $((i % 3)) -eq 0 ] && args="$args --bump 100"
 	d=$out/game$(printf %02d $i)
