@@ -147,7 +147,7 @@ int gc_board_draw(gv_image *view, const gc_board *b, char *err, size_t cap)
 	players_px(b, (N - 1) / 2.0 + 1, (N - 1) / 2.0, &nx, &ny);
 	double cell = hypot(nx - cx, ny - cy);
 	double h = fmax(7, fmin(40, 0.4 * cell));
-	char t[8];
+	char t[16]; /* a letter or a number up to 19 (sized for any int: no truncation warning) */
 	/* letters below Black's edge, numbers left of Black's left edge */
 	for (int c = 0; c < N && !rc; c++) {
 		double x, y;
