@@ -434,10 +434,8 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 	}
 	if (rc == 0)
 		rc = gv_classify_decide(feat, n, cells, conf);
-
 	if (rc)
 		return rc;
-
 	/* The grid again. A grid that moved by more than a
 	 * fifth of a cell is a candidate (less is the search's own jitter,
 	 * which the reading does not mind). The search can also be wrong, a
