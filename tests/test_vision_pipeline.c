@@ -91,12 +91,15 @@ typedef struct run {
 	gv_observation last;
 } run;
 
-static void run_init(run *r, bool stills)
+/* stuck_s 0: the default */
+static void run_init(run *r, bool stills, double stuck_s)
 {
 	memset(r, 0, sizeof *r);
 	gv_pipeline_opts o;
 	gv_pipeline_opts_init(&o);
 	o.stills = stills;
+	if (stuck_s > 0)
+		o.stuck_s = stuck_s;
 	assert_int_equal(gv_pipeline_new(&r->p, &o), 0);
 	assert_int_equal(gv_image_alloc(&r->img, W, HT, 3), 0);
 }
@@ -128,6 +131,16 @@ static int feed(run *r, const unsigned char *cells, const hand *hd, int n)
 	return got;
 }
 
+/* A hand comes in from the bottom over four frames, its fingertips ending
+ * at row v: nothing may be read while it moves. */
+static void hand_comes_in(run *r, const unsigned char *cells, hand *hd, double v)
+{
+	for (int k = 3; k >= 0; k--) {
+		hd->v = v + k;
+		assert_int_equal(feed(r, cells, hd, 1), 0);
+	}
+}
+
 static void expect_cells(const gv_observation *o, const unsigned char *cells)
 {
 	int wrong = 0;
@@ -144,7 +157,7 @@ static void test_still_board_is_read_after_the_window_then_each_second(void **s)
 {
 	(void)s;
 	run r;
-	run_init(&r, false);
+	run_init(&r, false, 0);
 	unsigned char cells[N * N] = {0};
 	cells[3 * N + 3] = 1;
 	cells[15 * N + 15] = 2;
@@ -171,15 +184,12 @@ static void test_a_hand_is_never_read_and_hides_the_board(void **s)
 {
 	(void)s;
 	run r;
-	run_init(&r, false);
+	run_init(&r, false, 0);
 	unsigned char cells[N * N] = {0};
 	assert_int_equal(feed(&r, cells, NULL, 5), 1);
 	/* a hand comes in, moving: nothing is read */
 	hand hd = {true, 9, 14, false};
-	for (int k = 0; k < 4; k++) {
-		hd.v = 14 - k;
-		assert_int_equal(feed(&r, cells, &hd, 1), 0);
-	}
+	hand_comes_in(&r, cells, &hd, 11);
 	/* the stone goes down under the hand; the hand rests there: the board
 	 * is still but not clear, so it is not read as an observation (what the
 	 * hand hides may have changed with what shows) */
@@ -206,7 +216,7 @@ static void test_a_hand_of_the_woods_colour_hides_the_board(void **s)
 {
 	(void)s;
 	run r;
-	run_init(&r, false);
+	run_init(&r, false, 0);
 	unsigned char cells[N * N] = {0};
 	for (int j = 12; j < N; j += 2)
 		for (int i = 7; i <= 11; i += 2)
@@ -214,10 +224,7 @@ static void test_a_hand_of_the_woods_colour_hides_the_board(void **s)
 	assert_int_equal(feed(&r, cells, NULL, 5), 1);
 	expect_cells(&r.last, cells);
 	hand hd = {true, 9, 15, true};
-	for (int k = 0; k < 4; k++) {
-		hd.v = 15 - k;
-		assert_int_equal(feed(&r, cells, &hd, 1), 0);
-	}
+	hand_comes_in(&r, cells, &hd, 12);
 	/* resting for 3 s: read every 0.3 s, never an observation */
 	assert_int_equal(feed(&r, cells, &hd, 30), 0);
 	gv_pipeline_stats st;
@@ -238,12 +245,7 @@ static void test_a_point_without_lines_stops_hiding_the_board(void **s)
 {
 	(void)s;
 	run r;
-	memset(&r, 0, sizeof r);
-	gv_pipeline_opts o;
-	gv_pipeline_opts_init(&o);
-	o.stuck_s = 2;
-	assert_int_equal(gv_pipeline_new(&r.p, &o), 0);
-	assert_int_equal(gv_image_alloc(&r.img, W, HT, 3), 0);
+	run_init(&r, false, 2);
 	unsigned char cells[N * N] = {0};
 	cells[3 * N + 3] = 1;
 	assert_int_equal(feed(&r, cells, NULL, 5), 1);
@@ -263,7 +265,7 @@ static void test_stills_read_every_frame(void **s)
 {
 	(void)s;
 	run r;
-	run_init(&r, true);
+	run_init(&r, true, 0);
 	unsigned char cells[N * N] = {0};
 	assert_int_equal(feed(&r, cells, NULL, 1), 1);
 	cells[3 * N + 15] = 1;
