@@ -501,9 +501,8 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 					 * bright as a white one: only a white stone is
 					 * looked for there, and taken only when the point's
 					 * own lines are hidden (below) */
-					bool out_u = (i == 0 && oa < 0) || (i == size - 1 && oa > 0);
-					bool out_v = (j == 0 && ob < 0) || (j == size - 1 && ob > 0);
-					bool outward = out_u || out_v;
+					bool outward = (i == 0 && oa < 0) || (i == size - 1 && oa > 0) || (j == 0 && ob < 0) ||
+					               (j == size - 1 && ob > 0);
 					double du = 0.15 * oa + pu, dv = 0.15 * ob + pv;
 					float pen = (float)(0.5 * ((du - pu) * (du - pu) + (dv - pv) * (dv - pv)));
 					quadrants(&s, &m, i + du, j + dv, qb, qyl);

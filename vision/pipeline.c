@@ -65,6 +65,7 @@ struct gv_pipeline {
 	int cov_spells[NPT];      /* still spells in a row in which it was read covered */
 	long cov_spell[NPT];      /* the last still spell counted there */
 	bool have_ref;
+	bool debug;               /* GOREF_PIPE_DEBUG set: what it does goes to stderr */
 	gv_pipeline_stats st;
 };
 
@@ -100,6 +101,7 @@ int gv_pipeline_new(gv_pipeline **out, const gv_pipeline_opts *opts)
 	if (!p)
 		return GV_ENOMEM;
 	p->o = o;
+	p->debug = getenv("GOREF_PIPE_DEBUG") != NULL;
 	p->size = o.size;
 	p->nsq = (o.size + 1) * (o.size + 1);
 	p->st.located = false;
@@ -262,7 +264,7 @@ static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *h
 				dh = d;
 		}
 		if (dh > (float)p->o.hidden || rel < 0.55f) {
-			if (getenv("GOREF_PIPE_DEBUG"))
+			if (p->debug)
 				fprintf(stderr, "  square %d,%d hue %.3f rel %.2f gain %.2f ref %.0f,%.0f,%.0f now %.0f,%.0f,%.0f\n", k % (p->size + 1),
 				        k / (p->size + 1), dh, rel, gain, p->ref_sq[k][0], p->ref_sq[k][1], p->ref_sq[k][2], cur[k][0], cur[k][1], cur[k][2]);
 			hid[k] = true;
@@ -458,7 +460,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 		if (rc == 1) {
 			gv_h_corners(H, n, c);
 			d = corner_shift(c, p->corners);
-			if (getenv("GOREF_PIPE_DEBUG"))
+			if (p->debug)
 				fprintf(stderr, "t %.2f grid search: corners moved %.1f px (cell %.1f px)\n", t, d, p->cell_px);
 		}
 		bool candidate = rc == 1 && d > tol;
@@ -497,7 +499,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 			}
 		}
 	}
-	if (getenv("GOREF_PIPE_DEBUG") && nhid) {
+	if (p->debug && nhid) {
 		fprintf(stderr, "t %.2f before excuse %d hidden:", t, nhid);
 		for (int k = 0; k < p->nsq; k++)
 			if (hid[k])
@@ -522,16 +524,15 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 					for (int b = 0; b < 2 && !hidden; b++)
 						hidden = hid[(j + a) * (n + 1) + (i + b)];
 			bool h = hidden || worn[k] || (p->have_obs && conf[k] < p->o.unsure);
+			/* with nothing to hold yet, a reading with something over
+			 * the board is no observation all the same */
+			obs->nhidden += hidden;
 			if (h && p->have_obs) {
 				obs->cells[k] = p->cells[k];
 				obs->held[k] = 1;
 				obs->nheld++;
-				obs->nhidden += hidden;
 			} else {
-				/* nothing to hold yet: a reading with something over the
-				 * board is no observation all the same */
 				obs->cells[k] = cells[k];
-				obs->nhidden += hidden;
 			}
 		}
 	/* the square middles become the reference, but for the hidden ones and
@@ -573,7 +574,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 			memcpy(p->ref_sq[k], cur[k], sizeof cur[k]);
 	}
 	p->have_ref = true;
-	if (getenv("GOREF_PIPE_DEBUG"))
+	if (p->debug)
 		for (int k = 0; k < p->nsq; k++)
 			if (hid[k])
 				fprintf(stderr, "t %.2f hidden square %d,%d\n", t, k % (n + 1), k / (n + 1));
