@@ -50,12 +50,18 @@ static const char eval_usage[] =
 	"Runs detect on every photo (.jpg, .jpeg, .png) under each DIR, searched\n"
 	"recursively, that has its true position NAME.txt beside it (N lines of N\n"
 	"fields . B W, or a diagram), and reports per photo and in total: points\n"
-	"right, boards entirely right, boards found, and milliseconds per photo\n"
+	"right, boards entirely right, boards found, boards found with more than\n"
+	"3 points wrong (found_wrong), and milliseconds per photo\n"
 	"(the detection alone, on one core: CPU time of the one thread that runs\n"
 	"it; reading the file is not counted).\n"
 	"\n"
 	"  --size N         lines of the boards: 9, 13 or 19 (default 19)\n"
-	"  --json           one JSON object: photos (one entry each) and total\n";
+	"  --json           one JSON object: photos (one entry each), sources and\n"
+	"                   total\n"
+	"\n"
+	"A source is the folder a photo is in, relative to its DIR, with a last\n"
+	"folder named skip folded into its parent (imago/t2/skip counts as\n"
+	"imago/t2): each source is reported on its own as well as in the total.\n";
 
 static char cell_char(unsigned char c)
 {
@@ -327,6 +333,71 @@ static const char *truth_path(const char *photo)
 	return stat(buf, &st) == 0 && S_ISREG(st.st_mode) ? buf : NULL;
 }
 
+/* The figures of one source (see eval_usage) or of all photos. */
+typedef struct tally {
+	char *name;
+	int photos, found, boards_right;
+	int found_wrong; /* found with more than 3 points wrong */
+	long points, right;
+	double ms_total, ms_max;
+} tally;
+
+static void tally_add(tally *t, bool found, int ok, int np, double ms)
+{
+	t->photos++;
+	t->found += found;
+	t->points += np;
+	t->right += ok;
+	t->boards_right += ok == np;
+	t->found_wrong += found && np - ok > 3;
+	t->ms_total += ms;
+	if (ms > t->ms_max)
+		t->ms_max = ms;
+}
+
+static void tally_json(const tally *t)
+{
+	printf("{\"photos\":%d,\"boards_found\":%d,\"points\":%ld,\"points_right\":%ld,"
+	       "\"points_right_pct\":%.3f,\"boards_right\":%d,\"boards_right_pct\":%.2f,"
+	       "\"found_wrong\":%d,\"ms_mean\":%.1f,\"ms_max\":%.1f}",
+	       t->photos, t->found, t->points, t->right, 100.0 * t->right / t->points, t->boards_right,
+	       100.0 * t->boards_right / t->photos, t->found_wrong, t->ms_total / t->photos, t->ms_max);
+}
+
+static void tally_text(const char *label, const tally *t)
+{
+	printf("%s: %d photos, boards found %d/%d, points right %ld/%ld (%.3f%%), boards entirely right "
+	       "%d/%d (%.1f%%), found with more than 3 points wrong %d, %.1f ms a photo on average, %.1f ms at most "
+	       "(one core)\n",
+	       label, t->photos, t->found, t->photos, t->right, t->points, 100.0 * t->right / t->points,
+	       t->boards_right, t->photos, 100.0 * t->boards_right / t->photos, t->found_wrong, t->ms_total / t->photos,
+	       t->ms_max);
+}
+
+/* The source of a photo found under dir: its folder relative to dir, a last
+ * folder named skip left out; "." for a photo directly in dir. Allocated. */
+static char *source_of(const char *dir, const char *photo)
+{
+	size_t dl = strlen(dir);
+	const char *rel = photo;
+	if (!strncmp(photo, dir, dl) && photo[dl] == '/')
+		rel = photo + dl + 1;
+	const char *slash = strrchr(rel, '/');
+	size_t n = slash ? (size_t)(slash - rel) : 0;
+	if (n >= 4 && !strncmp(rel + n - 4, "skip", 4) && (n == 4 || rel[n - 5] == '/'))
+		n = n == 4 ? 0 : n - 5;
+	char *s = malloc(n + 2);
+	if (!s)
+		return NULL;
+	if (n == 0)
+		strcpy(s, ".");
+	else {
+		memcpy(s, rel, n);
+		s[n] = 0;
+	}
+	return s;
+}
+
 int cmd_eval(int argc, char **argv)
 {
 	bool json = false;
@@ -371,17 +442,34 @@ int cmd_eval(int argc, char **argv)
 		free(dirs.v);
 		return EXIT_USAGE;
 	}
-	for (int k = 0; k < dirs.n && !rc; k++)
+	/* the photos of each DIR in name order, each with its source */
+	list srcs = {0};
+	for (int k = 0; k < dirs.n && !rc; k++) {
+		int first = photos.n;
 		rc = collect(dirs.v[k], &photos, 0);
+		if (rc)
+			break;
+		qsort(photos.v + first, (size_t)(photos.n - first), sizeof(char *), cmp_str);
+		char **nv = realloc(srcs.v, sizeof(char *) * (size_t)(photos.n ? photos.n : 1));
+		if (!nv) {
+			rc = EXIT_INPUT;
+			break;
+		}
+		srcs.v = nv;
+		for (; srcs.n < photos.n; srcs.n++)
+			if (!(srcs.v[srcs.n] = source_of(dirs.v[k], photos.v[srcs.n]))) {
+				rc = EXIT_INPUT;
+				break;
+			}
+	}
 	free(dirs.v);
+	tally total = {0}, *sources = NULL;
+	int nsources = 0;
 	if (rc)
 		goto done;
-	qsort(photos.v, (size_t)photos.n, sizeof(char *), cmp_str);
 	char err[300];
 	gv_cv_threads(1, err, sizeof err);
-	int n = 0, found = 0, boards_right = 0;
-	long points = 0, right = 0;
-	double ms_total = 0, ms_max = 0;
+	int n = 0;
 	if (json)
 		printf("{\"photos\":[");
 	for (int k = 0; k < photos.n; k++) {
@@ -427,13 +515,20 @@ int cmd_eval(int argc, char **argv)
 					ok += truth.color[gr_pt(&truth, i, j)] == d.cells[j * size + i];
 		int np = size * size;
 		n++;
-		found += !drc;
-		points += np;
-		right += ok;
-		boards_right += ok == np;
-		ms_total += ms;
-		if (ms > ms_max)
-			ms_max = ms;
+		tally_add(&total, !drc, ok, np, ms);
+		int s = 0;
+		while (s < nsources && strcmp(sources[s].name, srcs.v[k]))
+			s++;
+		if (s == nsources) {
+			tally *ns = realloc(sources, sizeof *ns * (size_t)(nsources + 1));
+			if (!ns) {
+				rc = EXIT_INPUT;
+				break;
+			}
+			sources = ns;
+			sources[nsources++] = (tally){.name = srcs.v[k]};
+		}
+		tally_add(&sources[s], !drc, ok, np, ms);
 		if (json) {
 			printf("%s{\"photo\":", n > 1 ? "," : "");
 			cli_json_string(stdout, photos.v[k]);
@@ -459,16 +554,23 @@ int cmd_eval(int argc, char **argv)
 			fprintf(stderr, "goref eval: no photo with a true position (NAME.txt) found\n");
 			rc = EXIT_INPUT;
 		} else if (json) {
-			printf("],\"total\":{\"photos\":%d,\"boards_found\":%d,\"points\":%ld,\"points_right\":%ld,"
-			       "\"points_right_pct\":%.3f,\"boards_right\":%d,\"boards_right_pct\":%.2f,"
-			       "\"ms_mean\":%.1f,\"ms_max\":%.1f}}\n",
-			       n, found, points, right, 100.0 * right / points, boards_right, 100.0 * boards_right / n,
-			       ms_total / n, ms_max);
+			printf("],\"sources\":{");
+			for (int k = 0; k < nsources; k++) {
+				printf("%s", k ? "," : "");
+				cli_json_string(stdout, sources[k].name);
+				putchar(':');
+				tally_json(&sources[k]);
+			}
+			printf("},\"total\":");
+			tally_json(&total);
+			printf("}\n");
 		} else {
-			printf("total: %d photos, boards found %d/%d, points right %ld/%ld (%.3f%%), boards entirely right "
-			       "%d/%d (%.1f%%), %.1f ms a photo on average, %.1f ms at most (one core)\n",
-			       n, found, n, right, points, 100.0 * right / points, boards_right, n, 100.0 * boards_right / n,
-			       ms_total / n, ms_max);
+			for (int k = 0; k < nsources; k++) {
+				char label[300];
+				snprintf(label, sizeof label, "source %s", sources[k].name);
+				tally_text(label, &sources[k]);
+			}
+			tally_text("total", &total);
 		}
 	} else if (json) {
 		printf("]}\n");
@@ -477,6 +579,10 @@ done:
 	for (int k = 0; k < photos.n; k++)
 		free(photos.v[k]);
 	free(photos.v);
+	for (int k = 0; k < srcs.n; k++)
+		free(srcs.v[k]);
+	free(srcs.v);
+	free(sources);
 	return rc;
 }
 
