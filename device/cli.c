@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -167,6 +168,29 @@ bool cli_parse_double(const char *opt, const char *s, double lo, double hi, doub
 		return false;
 	}
 	*out = v;
+	return true;
+}
+
+bool cli_parse_corners(const char *opt, const char *s, double c[8])
+{
+	const char *p = s;
+	int n = 0;
+	while (p && *p && n < 8) {
+		char *end;
+		errno = 0;
+		c[n] = strtod(p, &end);
+		if (end == p || errno || !isfinite(c[n]))
+			break;
+		n++;
+		p = *end == ',' && n < 8 ? end + 1 : end;
+	}
+	if (n != 8 || !p || *p) {
+		fprintf(stderr,
+		        "goref: %s needs 8 numbers x1,y1,x2,y2,x3,y3,x4,y4: the grid's corners in pixels, clockwise "
+		        "from the top-left, not '%s'\n",
+		        opt, s ? s : "");
+		return false;
+	}
 	return true;
 }
 

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <cjson/cJSON.h>
+
 #include "cli.h"
 #include "cvwrap.h"
 #include "detect.h"
@@ -20,7 +22,8 @@ int cmd_detect(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 
 static const char detect_usage[] =
-	"usage: goref detect [--json] [--overlay OUT.png] [--size N] [--camera ...] IMAGE\n"
+	"usage: goref detect [--json] [--overlay OUT.png] [--size N] [--camera ...]\n"
+	"                    [--corners X1,Y1,...,X4,Y4] IMAGE\n"
 	"\n"
 	"Finds the board in a photo (no clicks) and what stands on every point,\n"
 	"and prints the diagram as seen: the first line is the board edge nearest\n"
@@ -40,6 +43,11 @@ static const char detect_usage[] =
 	"                   the camera's calibration (OpenCV's pinhole model and\n"
 	"                   distortion coefficients): the photo is undistorted\n"
 	"                   first, and the corners refer to the undistorted photo\n"
+	"  --corners X1,Y1,X2,Y2,X3,Y3,X4,Y4\n"
+	"                   the grid's four corner intersections in pixels,\n"
+	"                   clicked by a person, clockwise from the top-left: the\n"
+	"                   board is not searched for, only read (for a board the\n"
+	"                   locator cannot find)\n"
 	"\n"
 	"Exit status: 0 a board was found, 1 no board was found, 2 the image\n"
 	"cannot be read, 64 a usage error.\n";
@@ -148,7 +156,8 @@ static bool parse_camera(const char *s, double K[9], double dist[5], int *ndist)
 
 int cmd_detect(int argc, char **argv)
 {
-	double K[9], dist[5];
+	double K[9], dist[5], corners[8];
+	bool has_corners = false;
 	int ndist = 0;
 	bool calibrated = false;
 	bool json = false;
@@ -173,6 +182,10 @@ int cmd_detect(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			calibrated = true;
+		} else if (!strcmp(argv[i], "--corners")) {
+			if (!cli_parse_corners("--corners", i + 1 < argc ? argv[++i] : NULL, corners))
+				return EXIT_USAGE;
+			has_corners = true;
 		} else if (!strcmp(argv[i], "--overlay")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "goref detect: --overlay needs a file name\n\n%s", detect_usage);
@@ -199,10 +212,16 @@ int cmd_detect(int argc, char **argv)
 		o.dist = dist;
 		o.ndist = ndist;
 	}
+	if (has_corners)
+		o.corners = corners;
 	rc = gv_detect(&d, &img, &o, err, sizeof err);
 	if (rc) {
-		fprintf(stderr, "goref detect: %s: %s\n", path, err);
 		gv_image_free(&img);
+		if (rc == GV_EINVAL && has_corners) {
+			fprintf(stderr, "goref detect: --corners: %s\n", err);
+			return EXIT_USAGE;
+		}
+		fprintf(stderr, "goref detect: %s: %s\n", path, err);
 		return rc == GV_ENOTFOUND ? EXIT_FOUND : EXIT_INPUT;
 	}
 	if (overlay) {
@@ -334,15 +353,20 @@ static const char *truth_path(const char *photo)
 }
 
 /* The figures of one source (see eval_usage) or of all photos. */
-typedef struct tally {
-	char *name;
+typedef struct figures {
 	int photos, found, boards_right;
 	int found_wrong; /* found with more than 3 points wrong */
 	long points, right;
 	double ms_total, ms_max;
+} figures;
+
+typedef struct tally {
+	figures f;
+	char *name;
+	figures clicked; /* the photos with clicked corners, read through them */
 } tally;
 
-static void tally_add(tally *t, bool found, int ok, int np, double ms)
+static void tally_add(figures *t, bool found, int ok, int np, double ms)
 {
 	t->photos++;
 	t->found += found;
@@ -355,16 +379,22 @@ static void tally_add(tally *t, bool found, int ok, int np, double ms)
 		t->ms_max = ms;
 }
 
-static void tally_json(const tally *t)
+static void tally_json(const figures *t, const figures *clicked)
 {
 	printf("{\"photos\":%d,\"boards_found\":%d,\"points\":%ld,\"points_right\":%ld,"
 	       "\"points_right_pct\":%.3f,\"boards_right\":%d,\"boards_right_pct\":%.2f,"
-	       "\"found_wrong\":%d,\"ms_mean\":%.1f,\"ms_max\":%.1f}",
+	       "\"found_wrong\":%d,\"ms_mean\":%.1f,\"ms_max\":%.1f",
 	       t->photos, t->found, t->points, t->right, 100.0 * t->right / t->points, t->boards_right,
 	       100.0 * t->boards_right / t->photos, t->found_wrong, t->ms_total / t->photos, t->ms_max);
+	if (clicked && clicked->photos) {
+		/* the photos that have clicked corners, read through them */
+		printf(",\"clicked\":");
+		tally_json(clicked, NULL);
+	}
+	putchar('}');
 }
 
-static void tally_text(const char *label, const tally *t)
+static void tally_text(const char *label, const figures *t)
 {
 	printf("%s: %d photos, boards found %d/%d, points right %ld/%ld (%.3f%%), boards entirely right "
 	       "%d/%d (%.1f%%), found with more than 3 points wrong %d, %.1f ms a photo on average, %.1f ms at most "
@@ -396,6 +426,64 @@ static char *source_of(const char *dir, const char *photo)
 		s[n] = 0;
 	}
 	return s;
+}
+
+/* The grid corners that a person clicked for photo (w x h pixels), from
+ * corners.json in the photo's folder (the gobanwatcher format: per file name,
+ * four [x, y] as fractions of the photo's width and height, clockwise from
+ * the top-left, half a cell outside the outer lines). 1 found, 0 none, -1
+ * the file is there but unreadable (message on stderr). */
+static int clicked_corners(const char *photo, int w, int h, int size, double c[8])
+{
+	const char *slash = strrchr(photo, '/');
+	size_t dl = slash ? (size_t)(slash - photo) + 1 : 0;
+	char path[4096];
+	if (dl + sizeof "corners.json" > sizeof path)
+		return 0;
+	memcpy(path, photo, dl);
+	memcpy(path + dl, "corners.json", sizeof "corners.json");
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return 0;
+	size_t len;
+	char *text = cli_read_file(path, &len);
+	if (!text)
+		return -1;
+	cJSON *root = cJSON_ParseWithLength(text, len);
+	if (!root) {
+		const char *at = cJSON_GetErrorPtr();
+		fprintf(stderr, "goref eval: %s is not JSON (near byte %td)\n", path, at ? at - text : (ptrdiff_t)0);
+		free(text);
+		return -1;
+	}
+	free(text);
+	int rc = 0;
+	const cJSON *pts = cJSON_GetObjectItemCaseSensitive(root, photo + dl);
+	if (pts) {
+		double clicks[8];
+		rc = cJSON_IsArray(pts) && cJSON_GetArraySize(pts) == 4 ? 1 : -1;
+		for (int k = 0; k < 4 && rc == 1; k++) {
+			const cJSON *pt = cJSON_GetArrayItem(pts, k);
+			const cJSON *x = cJSON_GetArrayItem(pt, 0), *y = cJSON_GetArrayItem(pt, 1);
+			if (!cJSON_IsArray(pt) || cJSON_GetArraySize(pt) != 2 || !cJSON_IsNumber(x) || !cJSON_IsNumber(y))
+				rc = -1;
+			else {
+				clicks[2 * k] = x->valuedouble * w - 0.5;
+				clicks[2 * k + 1] = y->valuedouble * h - 0.5;
+			}
+		}
+		/* the clicks stand at -0.5 and N-0.5 in grid units: the corners at 0 and N-1 */
+		double m = size - 0.5, H[9];
+		const double at[8] = {-0.5, -0.5, m, -0.5, m, m, -0.5, m};
+		if (rc == 1 && !gv_h_from_4(at, clicks, H))
+			rc = -1;
+		if (rc == 1)
+			gv_h_corners(H, size, c);
+		if (rc < 0)
+			fprintf(stderr, "goref eval: %s: the entry for %s is not four [x, y] fractions\n", path, photo + dl);
+	}
+	cJSON_Delete(root);
+	return rc;
 }
 
 int cmd_eval(int argc, char **argv)
@@ -502,6 +590,28 @@ int cmd_eval(int argc, char **argv)
 		double t0 = cli_cpu_ms();
 		int drc = gv_detect(&d, &img, &o, err, sizeof err);
 		double ms = cli_cpu_ms() - t0;
+		/* the same photo read through the corners a person clicked, where known */
+		double clicks[8];
+		int crc = clicked_corners(photos.v[k], img.width, img.height, size, clicks);
+		int cok = -1;
+		if (crc < 0) {
+			gv_image_free(&img);
+			rc = EXIT_INPUT;
+			break;
+		}
+		gv_detection dc;
+		if (crc == 1) {
+			gv_detect_opts oc = {.size = size, .corners = clicks};
+			if (gv_detect(&dc, &img, &oc, err, sizeof err) == 0) {
+				cok = 0;
+				for (int j = 0; j < size; j++)
+					for (int i = 0; i < size; i++)
+						cok += truth.color[gr_pt(&truth, i, j)] == dc.cells[j * size + i];
+			} else {
+				fprintf(stderr, "goref eval: %s: the clicked corners: %s\n", photos.v[k], err);
+				cok = 0;
+			}
+		}
 		gv_image_free(&img);
 		if (drc && drc != GV_ENOTFOUND) {
 			fprintf(stderr, "goref eval: %s: %s\n", photos.v[k], err);
@@ -515,7 +625,7 @@ int cmd_eval(int argc, char **argv)
 					ok += truth.color[gr_pt(&truth, i, j)] == d.cells[j * size + i];
 		int np = size * size;
 		n++;
-		tally_add(&total, !drc, ok, np, ms);
+		tally_add(&total.f, !drc, ok, np, ms);
 		int s = 0;
 		while (s < nsources && strcmp(sources[s].name, srcs.v[k]))
 			s++;
@@ -528,7 +638,11 @@ int cmd_eval(int argc, char **argv)
 			sources = ns;
 			sources[nsources++] = (tally){.name = srcs.v[k]};
 		}
-		tally_add(&sources[s], !drc, ok, np, ms);
+		tally_add(&sources[s].f, !drc, ok, np, ms);
+		if (cok >= 0) {
+			tally_add(&sources[s].clicked, true, cok, np, 0);
+			tally_add(&total.clicked, true, cok, np, 0);
+		}
 		if (json) {
 			printf("%s{\"photo\":", n > 1 ? "," : "");
 			cli_json_string(stdout, photos.v[k]);
@@ -540,10 +654,20 @@ int cmd_eval(int argc, char **argv)
 					printf("%s[%.1f,%.1f]", c ? "," : "", d.corners[2 * c], d.corners[2 * c + 1]);
 				printf("]");
 			}
+			if (cok >= 0) {
+				printf(",\"clicked\":{\"points_right\":%d,\"board_right\":%s,\"corners\":[", cok,
+				       cok == np ? "true" : "false");
+				for (int c = 0; c < 4; c++)
+					printf("%s[%.1f,%.1f]", c ? "," : "", clicks[2 * c], clicks[2 * c + 1]);
+				printf("]}");
+			}
 			printf("}");
 		} else {
-			printf("%s: %s, %d/%d points right%s, %.1f ms\n", photos.v[k], drc ? "NO BOARD FOUND" : "found", ok, np,
+			printf("%s: %s, %d/%d points right%s, %.1f ms", photos.v[k], drc ? "NO BOARD FOUND" : "found", ok, np,
 			       drc ? "" : ok == np ? ", board right" : ", board WRONG", ms);
+			if (cok >= 0)
+				printf("; clicked corners: %d/%d points right", cok, np);
+			putchar('\n');
 			if (drc)
 				printf("  %s\n", err);
 		}
@@ -559,18 +683,24 @@ int cmd_eval(int argc, char **argv)
 				printf("%s", k ? "," : "");
 				cli_json_string(stdout, sources[k].name);
 				putchar(':');
-				tally_json(&sources[k]);
+				tally_json(&sources[k].f, &sources[k].clicked);
 			}
 			printf("},\"total\":");
-			tally_json(&total);
+			tally_json(&total.f, &total.clicked);
 			printf("}\n");
 		} else {
 			for (int k = 0; k < nsources; k++) {
 				char label[300];
 				snprintf(label, sizeof label, "source %s", sources[k].name);
-				tally_text(label, &sources[k]);
+				tally_text(label, &sources[k].f);
+				if (sources[k].clicked.photos) {
+					snprintf(label, sizeof label, "source %s with the clicked corners", sources[k].name);
+					tally_text(label, &sources[k].clicked);
+				}
 			}
-			tally_text("total", &total);
+			tally_text("total", &total.f);
+			if (total.clicked.photos)
+				tally_text("total with the clicked corners", &total.clicked);
 		}
 	} else if (json) {
 		printf("]}\n");

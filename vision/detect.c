@@ -6,6 +6,7 @@
 
 #include "classify.h"
 #include "cvwrap.h"
+#include "geom.h"
 #include "locate.h"
 
 int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts, char *err, size_t cap)
@@ -32,7 +33,24 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 	}
 	gv_locate_opts lo = {.size = size, .work_px = opts ? opts->work_px : 0};
 	gv_grid g;
-	int rc = gv_locate(img, &lo, &g, err, cap);
+	int rc;
+	if (opts && opts->corners) {
+		memset(&g, 0, sizeof g);
+		g.size = size;
+		g.support = 1;
+		memcpy(g.corners, opts->corners, sizeof g.corners);
+		char why[200];
+		if (!gv_corners_check(g.corners, img->width, img->height, why, sizeof why) ||
+		    !gv_h_from_corners(g.corners, size, g.H)) {
+			if (err && cap)
+				snprintf(err, cap, "bad corners: %s", why);
+			gv_image_free(&undist);
+			return GV_EINVAL;
+		}
+		rc = GV_OK;
+	} else {
+		rc = gv_locate(img, &lo, &g, err, cap);
+	}
 	if (rc == 0) {
 		out->size = size;
 		memcpy(out->H, g.H, sizeof g.H);

@@ -4,7 +4,9 @@
  * gv_detect = gv_locate (locate.h: the grid, no clicks) + gv_classify
  * (classify.h: what stands on every point). When a calibration is given
  * (camera matrix K and distortion coefficients), the photo is undistorted
- * first and the corners and H refer to the undistorted image.
+ * first and the corners and H refer to the undistorted image. With corners
+ * given (clicked by a person) the locator is not run: the classifier reads
+ * the grid they span.
  */
 #ifndef GOREF_VISION_DETECT_H
 #define GOREF_VISION_DETECT_H
@@ -19,6 +21,9 @@ typedef struct gv_detect_opts {
 	const double *K;    /* 3x3 camera matrix, row-major, or NULL */
 	const double *dist; /* ndist distortion coefficients (OpenCV's model) */
 	int ndist;
+	const double *corners; /* the grid's four corners given by a person (x y
+	                          clockwise from the top-left, in the image after
+	                          undistortion), or NULL to locate the grid */
 } gv_detect_opts;
 
 typedef struct gv_detection {

@@ -2,6 +2,7 @@
 #include "geom.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 bool gv_h_apply(const double H[9], double x, double y, double *ox, double *oy)
@@ -167,4 +168,41 @@ void gv_h_corners(const double H[9], int size, double corners[8])
 	double board[8] = {0, 0, m, 0, m, m, 0, m};
 	for (int k = 0; k < 4; k++)
 		gv_h_apply(H, board[2 * k], board[2 * k + 1], &corners[2 * k], &corners[2 * k + 1]);
+}
+
+bool gv_corners_check(const double c[8], int width, int height, char *err, size_t cap)
+{
+	static const char *const names[4] = {"top-left", "top-right", "bottom-right", "bottom-left"};
+	for (int k = 0; k < 8; k++)
+		if (!isfinite(c[k])) {
+			snprintf(err, cap, "the corners must be numbers");
+			return false;
+		}
+	for (int k = 0; k < 4; k++) {
+		double x = c[2 * k], y = c[2 * k + 1];
+		if (x < -0.5 || y < -0.5 || x > width - 0.5 || y > height - 0.5) {
+			snprintf(err, cap, "the %s corner (%g, %g) is outside the %dx%d photo", names[k], x, y, width,
+			         height);
+			return false;
+		}
+	}
+	/* convex, and clockwise on the screen (y down): every turn the same way */
+	double area = 0;
+	for (int k = 0; k < 4; k++) {
+		const double *a = c + 2 * k, *b = c + 2 * ((k + 1) % 4), *d = c + 2 * ((k + 2) % 4);
+		double cross = (b[0] - a[0]) * (d[1] - b[1]) - (b[1] - a[1]) * (d[0] - b[0]);
+		if (cross <= 0) {
+			snprintf(err, cap,
+			         "the corners do not go clockwise around a convex four-sided grid (top-left, top-right, "
+			         "bottom-right, bottom-left): they cross or turn back at the %s corner",
+			         names[(k + 1) % 4]);
+			return false;
+		}
+		area += a[0] * b[1] - b[0] * a[1];
+	}
+	if (area / 2 < 100) {
+		snprintf(err, cap, "the corners enclose %.0f square pixels: too small for a grid", area / 2);
+		return false;
+	}
+	return true;
 }

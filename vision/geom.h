@@ -15,6 +15,7 @@
 #define GOREF_VISION_GEOM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Maps (x, y) through H; returns false when the point maps to infinity. */
 bool gv_h_apply(const double H[9], double x, double y, double *ox, double *oy);
@@ -41,5 +42,11 @@ bool gv_h_from_corners(const double corners[8], int size, double H[9]);
 
 /* The four grid corners in the image (clockwise from the top-left) for H. */
 void gv_h_corners(const double H[9], int size, double corners[8]);
+
+/* Whether four grid corners given by a person (x y clockwise from the
+ * top-left, pixels) can be a grid in a width x height photo: numbers, inside
+ * the photo, a convex quadrilateral in clockwise order (not crossed), not
+ * tiny. False with the reason in err[0..cap). */
+bool gv_corners_check(const double c[8], int width, int height, char *err, size_t cap);
 
 #endif
