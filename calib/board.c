@@ -43,8 +43,8 @@ static int copy_image(const gv_image *src, gv_image *dst, char *err, size_t cap)
 	return GV_OK;
 }
 
-int gc_board_find(const gv_image *frame, const gc_settings *s, gc_board *out, gv_image *view, char *err,
-                  size_t cap)
+int gc_board_find(const gv_image *frame, const gc_settings *s, const double *corners, gc_board *out,
+                  gv_image *view, char *err, size_t cap)
 {
 	memset(out, 0, sizeof *out);
 	if (view)
@@ -67,7 +67,20 @@ int gc_board_find(const gv_image *frame, const gc_settings *s, gc_board *out, gv
 	}
 	gv_locate_opts lo = {.size = s->board};
 	gv_grid g;
-	rc = gv_locate(img, &lo, &g, err, cap);
+	if (corners) {
+		memset(&g, 0, sizeof g);
+		g.size = s->board;
+		g.support = 1;
+		memcpy(g.corners, corners, sizeof g.corners);
+		char why[200];
+		if (!gv_corners_check(corners, img->width, img->height, why, sizeof why) ||
+		    !gv_h_from_corners(corners, s->board, g.H)) {
+			snprintf(err, cap, "bad corners: %s", why);
+			rc = GV_EINVAL;
+		}
+	} else {
+		rc = gv_locate(img, &lo, &g, err, cap);
+	}
 	if (!rc) {
 		out->size = g.size;
 		out->rotate = s->rotate;

@@ -36,9 +36,12 @@ typedef struct gc_board {
  * when s has a camera and distortion. view (may be NULL) receives the image
  * the corners refer to (the undistorted frame, or a copy of frame; free it
  * with gv_image_free). Returns 0, GV_ENOTFOUND (no grid of that size),
- * GV_EINVAL, GV_ENOMEM or GV_ECV, with a message in err[0..cap). */
-int gc_board_find(const gv_image *frame, const gc_settings *s, gc_board *out, gv_image *view, char *err,
-                  size_t cap);
+ * GV_EINVAL, GV_ENOMEM or GV_ECV, with a message in err[0..cap). With
+ * corners (the grid's four corners clicked by a person, x y clockwise from
+ * the top-left, in the pixels of the view) nothing is searched: they are
+ * checked against the view and taken (GV_EINVAL when they cannot be a grid). */
+int gc_board_find(const gv_image *frame, const gc_settings *s, const double *corners, gc_board *out,
+                  gv_image *view, char *err, size_t cap);
 
 /* Puts what was found into s: board, rotate, and corners (to 0.01 pixel). */
 void gc_board_apply(const gc_board *b, gc_settings *s);

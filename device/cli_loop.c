@@ -26,6 +26,9 @@ int cli_loop_option(const char *cmd, int argc, char **argv, int *i, gd_loop_opts
 			ok = false;
 		}
 		o->rotate = deg / 90;
+	} else if (!strcmp(a, "--corners")) {
+		ok = cli_parse_corners("--corners", v, o->pipe.corners);
+		o->pipe.has_corners = ok;
 	} else if (!strcmp(a, "--still")) {
 		ok = cli_parse_double("--still", v, 0, 60, &o->pipe.still_s);
 	} else if (!strcmp(a, "--komi")) {

@@ -20,7 +20,7 @@
 static const char calibrate_usage[] =
 	"usage: goref calibrate lens [--pattern CxR] [--square MM] [--k3] [--out FILE] IMAGE...\n"
 	"       goref calibrate board [--settings FILE] [--board N] [--rotate DEG]\n"
-	"                             [--snapshot OUT.png] IMAGE\n"
+	"                             [--corners X1,Y1,...,X4,Y4] [--snapshot OUT.png] IMAGE\n"
 	"\n"
 	"Writes what it measures into the settings file that goref watch reads\n"
 	"(default " DEFAULT_SETTINGS "; made with every setting and its comment when\n"
@@ -47,6 +47,11 @@ static const char calibrate_usage[] =
 	"                   0 when Black sits at the bottom of the image, 90 on its\n"
 	"                   right, 180 at its top, 270 on its left (default: the\n"
 	"                   settings' rotate)\n"
+	"  --corners X1,Y1,X2,Y2,X3,Y3,X4,Y4\n"
+	"                   the grid's four corner intersections in pixels,\n"
+	"                   clockwise from the top-left, clicked by a person: not\n"
+	"                   searched for, only checked and written (for a board the\n"
+	"                   locator cannot find)\n"
 	"  --snapshot OUT   the snapshot, PNG or JPEG by its extension (default\n"
 	"                   goref-board.png beside the settings file)\n"
 	"\n"
@@ -278,6 +283,8 @@ static int calibrate_board(int argc, char **argv)
 {
 	const char *settings = DEFAULT_SETTINGS, *snapshot = NULL, *path = NULL;
 	int board = 0, rotate = -1;
+	double corners[8];
+	bool has_corners = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (cli_is_help(a)) {
@@ -295,6 +302,10 @@ static int calibrate_board(int argc, char **argv)
 				return EXIT_USAGE;
 			if (board != 9 && board != 13 && board != 19)
 				return usage_error("%s must be 9, 13 or 19", "--board");
+		} else if (!strcmp(a, "--corners")) {
+			if (!cli_parse_corners("--corners", i + 1 < argc ? argv[++i] : NULL, corners))
+				return EXIT_USAGE;
+			has_corners = true;
 		} else if (!strcmp(a, "--rotate")) {
 			if (!cli_parse_int("--rotate", i + 1 < argc ? argv[++i] : NULL, 0, 270, &rotate))
 				return EXIT_USAGE;
@@ -332,10 +343,15 @@ static int calibrate_board(int argc, char **argv)
 		printf("note: %s says frame_size = %dx%d but %s is %dx%d: the corners are in the pixels of %s\n",
 		       settings, f.s.width, f.s.height, path, img.width, img.height, path);
 	gc_board b;
-	int frc = gc_board_find(&img, &f.s, &b, &view, err, sizeof err);
+	int frc = gc_board_find(&img, &f.s, has_corners ? corners : NULL, &b, &view, err, sizeof err);
 	if (frc) {
-		fprintf(stderr, "goref calibrate: %s: %s\n", path, err);
-		rc = frc == GV_ENOTFOUND ? EXIT_FOUND : EXIT_INPUT;
+		if (frc == GV_EINVAL && has_corners) {
+			fprintf(stderr, "goref calibrate: --corners for %s: %s\n", path, err);
+			rc = EXIT_USAGE;
+		} else {
+			fprintf(stderr, "goref calibrate: %s: %s\n", path, err);
+			rc = frc == GV_ENOTFOUND ? EXIT_FOUND : EXIT_INPUT;
+		}
 		goto done;
 	}
 	gc_board_apply(&b, &f.s);
@@ -348,11 +364,15 @@ static int calibrate_board(int argc, char **argv)
 	rc = save_settings(&f, keys, 3);
 	if (rc)
 		goto done;
-	char corners[200];
-	gc_settings_format_value(&f.s, "corners", corners, sizeof corners);
-	printf("board: %dx%d found in %s%s (%.0f%% of its lines seen)\n", b.size, b.size, path,
-	       f.s.has_camera && f.s.ndist ? " after undoing the lens" : "", 100 * b.support);
-	printf("corners = %s\n", corners);
+	char corners_text[200];
+	gc_settings_format_value(&f.s, "corners", corners_text, sizeof corners_text);
+	if (has_corners)
+		printf("board: %dx%d at the corners given, in %s%s\n", b.size, b.size, path,
+		       f.s.has_camera && f.s.ndist ? " after undoing the lens" : "");
+	else
+		printf("board: %dx%d found in %s%s (%.0f%% of its lines seen)\n", b.size, b.size, path,
+		       f.s.has_camera && f.s.ndist ? " after undoing the lens" : "", 100 * b.support);
+	printf("corners = %s\n", corners_text);
 	printf("rotate = %d: the players' A1 (Black's lower left) is the grid's %s corner in the image, at (%.0f, %.0f)\n",
 	       b.rotate, gc_corner_name(b.a1), b.corners[2 * b.a1], b.corners[2 * b.a1 + 1]);
 	printf("snapshot: %s (the grid in green, A1 a red disc, the coordinates as the players read them)\n", snapshot);

@@ -29,6 +29,8 @@ run "board no image" 64 "$goref" calibrate board --settings "$tmp/s.conf"
 run "board two images" 64 "$goref" calibrate board a.jpg b.jpg
 run "board bad size" 64 "$goref" calibrate board --board 15 a.jpg
 run "board bad rotate" 64 "$goref" calibrate board --rotate 45 a.jpg
+run "board corners not 8" 64 "$goref" calibrate board --corners 1,2,3,4 a.jpg
+has "board corners not 8" err "--corners needs 8 numbers"
 run "board missing image" 2 "$goref" calibrate board --settings "$tmp/s.conf" "$tmp/none.jpg"
 has "board missing image" err "none.jpg"
 if [ ! -e "$tmp/s.conf" ]; then ok; else bad "a failed calibration wrote the settings"; fi
@@ -108,6 +110,16 @@ if [ -s "$tmp/goref-board.png" ]; then ok; else bad "no default snapshot beside 
 cp "$tmp/own.conf" "$tmp/own1.conf"
 run "board again" 0 "$goref" calibrate board --settings "$tmp/own.conf" "$seq0"
 if cmp -s "$tmp/own.conf" "$tmp/own1.conf"; then ok; else bad "a second calibration on the same frame changed the file"; fi
+# corners given by hand: taken as they are (no search), checked against the frame
+run "board corners" 0 "$goref" calibrate board --settings "$tmp/hand.conf" --snapshot "$tmp/h.png" --corners 407,45,939,55,991,643,329,621 "$seq0"
+has "board corners" out "at the corners given"
+cp "$tmp/hand.conf" "$tmp/conf"
+has "board corners" conf "corners = 407 45 939 55 991 643 329 621"
+run "board corners outside" 64 "$goref" calibrate board --settings "$tmp/hand2.conf" --corners 407,45,939,55,991,643,329,721 "$seq0"
+has "board corners outside" err "bottom-left corner (329, 721) is outside the 1280x720 photo"
+run "board corners crossed" 64 "$goref" calibrate board --settings "$tmp/hand2.conf" --corners 407,45,939,55,329,621,991,643 "$seq0"
+has "board corners crossed" err "do not go clockwise"
+if [ ! -e "$tmp/hand2.conf" ]; then ok; else bad "bad corners wrote the settings"; fi
 # a lens in the settings: the frame is undistorted first (no distortion: the same corners)
 printf 'camera = 1000 1000 640 360\ndistortion = 0 0 0 0\n' >"$tmp/lens.conf"
 run "board lens" 0 "$goref" calibrate board --settings "$tmp/lens.conf" --snapshot "$tmp/l.png" "$seq0"

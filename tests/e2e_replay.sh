@@ -6,6 +6,7 @@
 # usage: e2e_replay.sh GOREF FIXTURES
 set -u
 goref=$1
+fx=$2
 . "$(dirname "$0")/lib_e2e.sh"
 
 if ! "$goref" replay --help >/dev/null 2>&1; then
@@ -53,6 +54,14 @@ if [ -n "$want" ] && [ "$got" = "$want" ]; then ok; else
 fi
 has "sequence events" seq.jsonl '"type":"capture","color":"W","points":["D4"]'
 has "sequence summary" seq.jsonl '"type":"summary","frames":12'
+# the grid corners given by hand (fixtures/vision/corners.tsv): the same moves
+hand=$(awk '$1 == "gomrade/testing_sequence/0.jpg" { print $2 "," $3 "," $4 "," $5 "," $6 "," $7 "," $8 "," $9 }' "$fx/vision/corners.tsv")
+run "sequence corners" 0 "$goref" replay --stills --rotate 180 --corners "$hand" --quiet --sgf "$tmp/hand.sgf" "$seq"
+hgot=$(tr -d ' \n\r' <"$tmp/hand.sgf" | grep -o ';[BW]\[[a-s][a-s]\]' | tr -d '\n')
+if [ "$hgot" = "$want" ]; then ok; else bad "sequence with --corners: moves $hgot, expected $want"; fi
+run "sequence corners outside" 2 "$goref" replay --stills --corners 1,1,2000,1,2000,700,1,700 --quiet "$seq"
+has "sequence corners outside" err "the corners given do not fit the 1280x720 frames"
+run "corners not 8" 64 "$goref" replay --corners 1,2 "$seq"
 # the log replays through the referee alone to the same moves
 run "sequence log" 0 "$goref" referee --sgf "$tmp/again.sgf" --quiet "$tmp/seq.log"
 again=$(tr -d ' \n\r' <"$tmp/again.sgf" | grep -o ';[BW]\[[a-s][a-s]\]' | tr -d '\n')

@@ -57,6 +57,15 @@ cp "$tmp/out" "$tmp/plain.json"
 run "detect camera" 0 "$goref" detect --json --camera 1000,1000,640,360,0,0,0,0 "$seq0"
 if cmp -s "$tmp/out" "$tmp/plain.json"; then ok; else bad "detect --camera with no distortion changed the answer"; fi
 run "detect bad camera" 64 "$goref" detect --camera 1,2,3 "$seq0"
+# the grid corners given by hand: the same board read, no search; bad ones refused
+run "detect corners" 0 "$goref" detect --json --corners "$(echo $corners | tr ' ' ',')" "$seq0"
+if grep -o '"diagram":\[[^]]*\]' "$tmp/plain.json" | cmp -s - <(grep -o '"diagram":\[[^]]*\]' "$tmp/out"); then ok; else bad "detect --corners at the located corners read another board"; fi
+run "detect corners not 8" 64 "$goref" detect --corners 1,2,3,4,5,6,7 "$seq0"
+has "detect corners not 8" err "--corners needs 8 numbers"
+run "detect corners outside" 64 "$goref" detect --corners 407,45,1939,55,991,643,329,621 "$seq0"
+has "detect corners outside" err "top-right corner (1939, 55) is outside the 1280x720 photo"
+run "detect corners crossed" 64 "$goref" detect --corners 939,55,407,45,991,643,329,621 "$seq0"
+has "detect corners crossed" err "do not go clockwise"
 run "detect text" 0 "$goref" detect "$seq0"
 if [ "$(wc -l <"$tmp/out")" -eq 19 ] && ! grep -qv '^[.XO]\{19\}$' "$tmp/out"; then ok; else bad "detect text: not 19 lines of 19 .XO"; fi
 
@@ -66,7 +75,7 @@ run "eval datasets" 0 "$goref" eval --json "$data"
 cp "$tmp/out" "$tmp/eval.json"
 total=$(grep -o '"total":{[^}]*}' "$tmp/eval.json")
 echo "eval: $total"
-get() { echo "$2" | grep -o "\"$1\":[0-9.]*" | cut -d: -f2; }
+get() { echo "$2" | grep -o "\"$1\":[0-9.]*" | head -n 1 | cut -d: -f2; }
 photos=$(get photos "$total")
 if [ "$photos" = "$nphotos" ]; then ok; else bad "eval saw $photos photos, the datasets hold $nphotos"; fi
 
@@ -105,7 +114,8 @@ gomrade/testing_sequence  12     4332          12            0
 gobanwatcher/1            1      274           0             1
 gobanwatcher/3            10     3051          2             6
 '
-sources=$(grep -o '"sources":{.*},"total"' "$tmp/eval.json" | sed 's/^"sources":{//' | grep -o '"[^"]*":{[^}]*}')
+# (the figures with clicked corners, inside a source's, are left out here)
+sources=$(grep -o '"sources":{.*},"total"' "$tmp/eval.json" | sed 's/^"sources":{//; s/,"clicked":{[^}]*}//g' | grep -o '"[^"]*":{[^}]*}')
 while read -r line; do
 	name=$(echo "$line" | sed 's/^"\([^"]*\)".*/\1/')
 	fig=$(echo "$line" | sed 's/^"[^"]*"://')
@@ -121,6 +131,19 @@ while read -r line; do
 		bad "$name: found $f (floor $mf), points right $p (floor $mp), boards right $b (floor $mb), found with >3 wrong $w (ceiling $mw)"
 	fi
 done <<<"$sources"
+# read through the corners a person clicked (corners.json beside the photos):
+# the classifier alone, each source its floor of points right
+clicked_floors='
+gobanwatcher/1  4935
+gobanwatcher/3  5864
+'
+while read -r name floor; do
+	[ -n "$name" ] || continue
+	fig=$(grep -o '"sources":{.*},"total"' "$tmp/eval.json" | grep -o "\"$name\":{[^}]*,\"clicked\":{[^}]*}" | sed 's/.*"clicked"://')
+	p=$(get points_right "$fig")
+	echo "source $name with the clicked corners: points right ${p:-none} of $(get points "$fig")"
+	if [ -n "$p" ] && [ "$p" -ge "$floor" ]; then ok; else bad "$name with the clicked corners: points right ${p:-none} (floor $floor)"; fi
+done <<<"$clicked_floors"
 # every source with a floor was seen
 for s in $(echo "$floors" | awk 'NF { print $1 }'); do
 	if echo "$sources" | grep -q "^\"$s\":"; then ok; else bad "source $s has a floor but no photo in $data"; fi

@@ -254,7 +254,7 @@ static void test_board_not_found(void **st)
 	gc_settings_init(&s);
 	gc_board b;
 	char err[300] = "";
-	assert_int_equal(gc_board_find(&img, &s, &b, &view, err, sizeof err), GV_ENOTFOUND);
+	assert_int_equal(gc_board_find(&img, &s, NULL, &b, &view, err, sizeof err), GV_ENOTFOUND);
 	assert_null(view.data);
 	/* with a lens: undistorted first, still nothing */
 	s.has_camera = true;
@@ -263,9 +263,9 @@ static void test_board_not_found(void **st)
 	s.camera[3] = 240;
 	s.ndist = 4;
 	s.dist[0] = -0.2;
-	assert_int_equal(gc_board_find(&img, &s, &b, NULL, err, sizeof err), GV_ENOTFOUND);
+	assert_int_equal(gc_board_find(&img, &s, NULL, &b, NULL, err, sizeof err), GV_ENOTFOUND);
 	s.board = 7;
-	assert_int_equal(gc_board_find(&img, &s, &b, NULL, err, sizeof err), GV_EINVAL);
+	assert_int_equal(gc_board_find(&img, &s, NULL, &b, NULL, err, sizeof err), GV_EINVAL);
 	gv_image_free(&img);
 }
 

@@ -613,9 +613,12 @@ int gv_pipeline_feed(gv_pipeline *p, const gv_image *rgb, double t, gv_observati
 		double H[9];
 		p->have_try = true;
 		p->last_try = t;
-		if (!gv_h_from_corners(p->o.corners, p->size, H)) {
+		char why[200];
+		if (!gv_corners_check(p->o.corners, rgb->width, rgb->height, why, sizeof why) ||
+		    !gv_h_from_corners(p->o.corners, p->size, H)) {
 			if (err && cap)
-				snprintf(err, cap, "pipeline: the corners given are not a quadrilateral");
+				snprintf(err, cap, "the corners given do not fit the %dx%d frames: %s", rgb->width,
+				         rgb->height, why);
 			return GV_EINVAL;
 		}
 		use_grid(p, H);
