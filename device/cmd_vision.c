@@ -654,6 +654,34 @@ int cmd_eval(int argc, char **argv)
 					printf("%s[%.1f,%.1f]", c ? "," : "", d.corners[2 * c], d.corners[2 * c + 1]);
 				printf("]");
 			}
+			if (!drc) {
+				/* the points read wrong: column, row, true, read, confidence */
+				printf(",\"wrong\":[");
+				int nw = 0;
+				for (int j = 0; j < size; j++)
+					for (int i = 0; i < size; i++) {
+						int t = truth.color[gr_pt(&truth, i, j)], c = d.cells[j * size + i];
+						if (t != c)
+							printf("%s[%d,%d,\"%c\",\"%c\",%.2f]", nw++ ? "," : "", i, j, cell_char((unsigned char)t),
+							       cell_char((unsigned char)c), d.conf[j * size + i]);
+					}
+				printf("],\"proof\":{\"spans\":%.3f,\"lines\":%.3f,\"beyond\":%.3f},\"conf_hist\":[",
+				       d.proof.span_share, d.proof.line_share, d.proof.beyond_share);
+				/* how many points read right and wrong per tenth of confidence */
+				int hr[10] = {0}, hw[10] = {0};
+				for (int j = 0; j < size; j++)
+					for (int i = 0; i < size; i++) {
+						int b = (int)(d.conf[j * size + i] * 10);
+						b = b < 0 ? 0 : b > 9 ? 9 : b;
+						if (truth.color[gr_pt(&truth, i, j)] == d.cells[j * size + i])
+							hr[b]++;
+						else
+							hw[b]++;
+					}
+				for (int b = 0; b < 10; b++)
+					printf("%s[%d,%d]", b ? "," : "", hr[b], hw[b]);
+				printf("]");
+			}
 			if (cok >= 0) {
 				printf(",\"clicked\":{\"points_right\":%d,\"board_right\":%s,\"corners\":[", cok,
 				       cok == np ? "true" : "false");

@@ -111,8 +111,8 @@ gomrade/3                 1      361           1             0
 gomrade/4                 1      361           1             0
 gomrade/5                 1      361           1             0
 gomrade/testing_sequence  12     4332          12            0
-gobanwatcher/1            1      274           0             1
-gobanwatcher/3            10     3051          2             6
+gobanwatcher/1            0      0             0             0
+gobanwatcher/3            7      2428          2             3
 '
 # (the figures with clicked corners, inside a source's, are left out here)
 sources=$(grep -o '"sources":{.*},"total"' "$tmp/eval.json" | sed 's/^"sources":{//; s/,"clicked":{[^}]*}//g' | grep -o '"[^"]*":{[^}]*}')

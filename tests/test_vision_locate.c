@@ -11,6 +11,8 @@
 #include "image.h"
 #include "locate.h"
 #include "png.h"
+#include "classify.h"
+#include "verify.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -342,6 +344,55 @@ static void test_lens_distortion_undone(void **st)
 	gv_image_free(&und);
 }
 
+/* The proof of a grid (verify.h): the true grid passes; lattices that a
+ * locator could fit to wrong lines fail: half a cell off, twice too dense
+ * one way, two lines to the side. */
+static bool proves(const gv_image *img, const double H[9], int N, gv_proof *p)
+{
+	unsigned char cells[361];
+	assert_int_equal(gv_classify(img, H, N, cells, NULL), 0);
+	assert_int_equal(gv_prove_grid(img, H, N, cells, p), 0);
+	return p->ok;
+}
+
+static void test_proof_of_the_grid(void **st)
+{
+	(void)st;
+	double q[8];
+	view(8, 25, q);
+	g_crowd = 0.3;
+	for (int N = 9; N <= 19; N += 10) {
+		scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
+		place_stones(&sc);
+		gv_image img;
+		draw(&img, &sc, 800, 600, q);
+		double H[9], W[9];
+		assert_true(gv_h_from_corners(sc.truth, N, H));
+		gv_proof p;
+		assert_true(proves(&img, H, N, &p));
+		print_message("N=%d true grid: spans %.2f lines %.2f beyond %.2f\n", N, p.span_share, p.line_share,
+		              p.beyond_share);
+		/* half a cell to the right and down */
+		const double half[9] = {1, 0, 0.5, 0, 1, 0.5, 0, 0, 1};
+		gv_h_mul(H, half, W);
+		assert_false(proves(&img, W, N, &p));
+		print_message("N=%d half a cell off: spans %.2f lines %.2f\n", N, p.span_share, p.line_share);
+		/* columns half a cell apart: the left half of the board, twice too dense */
+		const double dense[9] = {0.5, 0, 0, 0, 1, 0, 0, 0, 1};
+		gv_h_mul(H, dense, W);
+		assert_false(proves(&img, W, N, &p));
+		print_message("N=%d twice too dense: spans %.2f lines %.2f\n", N, p.span_share, p.line_share);
+		/* two lines to the left: the last two columns on the margin */
+		const double side[9] = {1, 0, -2, 0, 1, 0, 0, 0, 1};
+		gv_h_mul(H, side, W);
+		assert_false(proves(&img, W, N, &p));
+		print_message("N=%d two lines to the side: spans %.2f lines %.2f beyond %.2f\n", N, p.span_share,
+		              p.line_share, p.beyond_share);
+		gv_image_free(&img);
+	}
+	g_crowd = 0;
+}
+
 static void test_no_board(void **st)
 {
 	(void)st;
@@ -398,6 +449,7 @@ int main(void)
 		cmocka_unit_test(test_crowded_board),
 		cmocka_unit_test(test_sweep_of_turns_and_tilts),
 		cmocka_unit_test(test_lens_distortion_undone),
+		cmocka_unit_test(test_proof_of_the_grid),
 		cmocka_unit_test(test_no_board),
 		cmocka_unit_test(test_png_round_trip_and_errors),
 	};

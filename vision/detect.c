@@ -2,12 +2,14 @@
 #include "detect.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "classify.h"
 #include "cvwrap.h"
 #include "geom.h"
 #include "locate.h"
+#include "verify.h"
 
 int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts, char *err, size_t cap)
 {
@@ -57,11 +59,28 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		memcpy(out->corners, g.corners, sizeof g.corners);
 		out->support = g.support;
 		out->residual = g.residual;
-		rc = gv_classify(img, g.H, size, out->cells, out->conf);
+		gv_point_features *f = malloc(sizeof *f * (size_t)(size * size));
+		rc = f ? gv_classify_features(img, g.H, size, f) : GV_ENOMEM;
+		if (!rc)
+			rc = gv_classify_decide(f, size, out->cells, out->conf);
+		free(f);
 		if (rc && err && cap)
 			snprintf(err, cap, "%s", rc == GV_ENOMEM ? "classify: out of memory" : "no board found: the grid found reaches beyond the photo");
 		if (rc == GV_EINVAL) /* the grid reaches beyond the photo: not a usable board */
 			rc = GV_ENOTFOUND;
+		if (!rc) {
+			rc = gv_prove_grid(img, g.H, size, out->cells, &out->proof);
+			if (!rc && !out->proof.ok && !(opts && opts->corners)) {
+				if (err && cap)
+					snprintf(err, cap,
+					         "no board found: the grid found fails its proof (a line shows on %.0f%% of "
+					         "the open spans of one family of lines, on %.0f%% of its lines; %.0f%% of the "
+					         "margin continues the lattice)",
+					         100 * out->proof.span_share, 100 * out->proof.line_share,
+					         100 * out->proof.beyond_share);
+				rc = GV_ENOTFOUND;
+			}
+		}
 	}
 	gv_image_free(&undist);
 	return rc;

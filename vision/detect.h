@@ -6,7 +6,8 @@
  * (camera matrix K and distortion coefficients), the photo is undistorted
  * first and the corners and H refer to the undistorted image. With corners
  * given (clicked by a person) the locator is not run: the classifier reads
- * the grid they span.
+ * the grid they span. A grid the locator found is reported only when it
+ * passes its proof (verify.h): GV_ENOTFOUND otherwise.
  */
 #ifndef GOREF_VISION_DETECT_H
 #define GOREF_VISION_DETECT_H
@@ -14,6 +15,7 @@
 #include <stddef.h>
 
 #include "image.h"
+#include "verify.h"
 
 typedef struct gv_detect_opts {
 	int size;           /* 9, 13 or 19 (0 means 19) */
@@ -34,6 +36,7 @@ typedef struct gv_detection {
 	float conf[19 * 19];      /* confidence per point, 0..1 */
 	double support;           /* the locator's share of grid lines seen */
 	double residual;          /* the locator's line residual (working pixels) */
+	gv_proof proof;           /* the grid checked against lines it was not fitted to */
 } gv_detection;
 
 /* Returns 0, GV_EINVAL, GV_ENOMEM, GV_ECV, or GV_ENOTFOUND (no board),

@@ -1,0 +1,48 @@
+/*
+ * goref vision: the constants that decide, named in one place.
+ *
+ * Each says what it measures, its unit, and how its value was chosen; a
+ * value chosen from photos says which sources took part, so that figures on
+ * the other sources stay held-out (README: leave one source out).
+ *
+ * (The locator's and classifier's older constants still live beside their
+ * code in locate.c and classify.c; new ones come here.)
+ */
+#ifndef GOREF_VISION_TUNING_H
+#define GOREF_VISION_TUNING_H
+
+/* ---- the proof of a grid (verify.c) ---- */
+
+/* Samples along each span between two neighbouring points (the ends, where
+ * the crossing line darkens both sides, are left out). */
+#define GV_PROOF_SAMPLES 3
+/* Across the line, the darkest of the line's place and this far (in cells)
+ * to either side counts as "on the line": the grid as fitted may be off by
+ * a pixel or two, a line is 1-3 pixels wide. */
+#define GV_PROOF_SLACK 0.06
+/* The board beside the line, this far (in cells) across it: clear of the
+ * line, well inside the square. */
+#define GV_PROOF_SIDE 0.22
+/* A line shows when it is darker than the brighter side by this share of
+ * the side's brightness. Printed lines on wood show 0.1-0.4 in the
+ * datasets' photos; wood grain and a square's middle, under 0.05. */
+#define GV_PROOF_CONTRAST 0.06
+/* A line takes part in the line share when at least this many of its spans
+ * could be judged (the others are under stones or off the photo). */
+#define GV_PROOF_MIN_SPANS 3
+/* A grid passes when at least these shares of its judged spans and of its
+ * judged lines show a line. A lattice half a cell off or twice too dense
+ * shows about half; chosen by reasoning about those two cases (0.5), with a
+ * margin for glare and blur, before any photo was scored. */
+#define GV_PROOF_MIN_SPAN_SHARE 0.80
+#define GV_PROOF_MIN_LINE_SHARE 0.80
+/* One and two cells beyond each outer line lies the margin: a lattice that
+ * stops a line or two short of the real grid finds the real lines there
+ * (both sides of the line brighter: the board's edge, a step, is no line).
+ * A grid fails when on some side both of those lines show on more than this
+ * share of their spans. Seen on the shared sources' right grids: at most
+ * 0.46 (a printed frame, stones' rims); a lattice inside a clear grid
+ * scores near 1. Set after that look, midway: not held out. */
+#define GV_PROOF_MAX_BEYOND_SHARE 0.75
+
+#endif

@@ -1,0 +1,136 @@
+/* goref vision: proof that a grid is the board's. See verify.h. */
+#include "verify.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "geom.h"
+#include "tuning.h"
+
+/* Grey (mean of R, G, B) at (x, y), bilinear; -1 outside the image. */
+static double grey_at(const gv_image *img, double x, double y)
+{
+	if (x < 0 || y < 0 || x > img->width - 1.001 || y > img->height - 1.001)
+		return -1;
+	int x0 = (int)x, y0 = (int)y;
+	double fx = x - x0, fy = y - y0;
+	double v[4];
+	for (int k = 0; k < 4; k++) {
+		const unsigned char *p = gv_px(img, x0 + (k & 1), y0 + (k >> 1));
+		v[k] = img->channels == 3 ? (p[0] + p[1] + p[2]) / 3.0 : p[0];
+	}
+	return (v[0] * (1 - fx) + v[1] * fx) * (1 - fy) + (v[2] * (1 - fx) + v[3] * fx) * fy;
+}
+
+/* Grey at board point (u, v); -1 outside the image. */
+static double grey_board(const gv_image *img, const double H[9], double u, double v)
+{
+	double x, y;
+	if (!gv_h_apply(H, u, v, &x, &y))
+		return -1;
+	return grey_at(img, x, y);
+}
+
+/* Whether a line shows on the span from (i, j) along the unit step (di, dj):
+ * at each sample along it, the darkest of a few places across the line
+ * against the brighter side a little further out. -1 when it cannot be
+ * judged (off the image). */
+static int span_lined(const gv_image *img, const double H[9], int i, int j, int di, int dj, bool both)
+{
+	int lined = 0, judged = 0;
+	/* across the line: the perpendicular step */
+	double pi = dj, pj = di;
+	for (int s = 1; s <= GV_PROOF_SAMPLES; s++) {
+		double t = (double)s / (GV_PROOF_SAMPLES + 1);
+		double u = i + di * t, v = j + dj * t;
+		double on = 1e9;
+		for (int o = -1; o <= 1; o++) {
+			double g = grey_board(img, H, u + pi * o * GV_PROOF_SLACK, v + pj * o * GV_PROOF_SLACK);
+			if (g < 0)
+				return -1;
+			if (g < on)
+				on = g;
+		}
+		double a = grey_board(img, H, u + pi * GV_PROOF_SIDE, v + pj * GV_PROOF_SIDE);
+		double b = grey_board(img, H, u - pi * GV_PROOF_SIDE, v - pj * GV_PROOF_SIDE);
+		if (a < 0 || b < 0)
+			return -1;
+		/* both: a ridge, darker than either side (the board's edge, a step
+		 * from wood to table, is no line) */
+		double side = (a > b) != both ? a : b;
+		judged++;
+		lined += side > 1 && (side - on) / side >= GV_PROOF_CONTRAST;
+	}
+	return 2 * lined >= judged;
+}
+
+int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsigned char *cells, gv_proof *out)
+{
+	if (!rgb || !rgb->data || !H || !cells || !out || size < 2 || size > 19)
+		return GV_EINVAL;
+	memset(out, 0, sizeof *out);
+	out->span_share = out->line_share = 1;
+	for (int dir = 0; dir < 2; dir++) {
+		int spans = 0, spans_lined = 0, lines = 0, lines_shown = 0;
+		for (int line = 0; line < size; line++) {
+			int judged = 0, lined = 0;
+			for (int s = 0; s + 1 < size; s++) {
+				/* dir 0: row `line`, from column s to s + 1; dir 1: column `line` */
+				int i = dir ? line : s, j = dir ? s : line;
+				int i2 = dir ? i : i + 1, j2 = dir ? j + 1 : j;
+				if (cells[j * size + i] || cells[j2 * size + i2])
+					continue;
+				int r = span_lined(rgb, H, i, j, dir ? 0 : 1, dir ? 1 : 0, false);
+				if (r < 0)
+					continue;
+				judged++;
+				lined += r;
+			}
+			spans += judged;
+			spans_lined += lined;
+			if (judged >= GV_PROOF_MIN_SPANS) {
+				lines++;
+				lines_shown += 2 * lined > judged;
+			}
+		}
+		/* each family of lines on its own: a lattice twice too dense one
+		 * way is right the other way */
+		double ss = spans ? (double)spans_lined / spans : 1, ls = lines ? (double)lines_shown / lines : 1;
+		if (ss < out->span_share)
+			out->span_share = ss;
+		if (ls < out->line_share)
+			out->line_share = ls;
+		/* one cell beyond each outer line of the family: the margin, where
+		 * no line may continue (a lattice short of the grid by a line or
+		 * two finds the real outer lines there). Every span is judged:
+		 * what stands there was not read. */
+		for (int side = 0; side < 2; side++) {
+			/* one line beyond may be a printed frame: two in a row are the grid */
+			double share = 1;
+			for (int far = 1; far <= 2; far++) {
+				int line = side ? size - 1 + far : -far, judged = 0, lined = 0;
+				for (int s = 0; s + 1 < size; s++) {
+					int i = dir ? line : s, j = dir ? s : line;
+					int r = span_lined(rgb, H, i, j, dir ? 0 : 1, dir ? 1 : 0, true);
+					if (r < 0)
+						continue;
+					judged++;
+					lined += r;
+				}
+				double sh = judged >= GV_PROOF_MIN_SPANS ? (double)lined / judged : 0;
+				if (sh < share)
+					share = sh;
+			}
+			if (share > out->beyond_share)
+				out->beyond_share = share;
+		}
+		out->spans += spans;
+		out->spans_lined += spans_lined;
+		out->lines += lines;
+		out->lines_shown += lines_shown;
+	}
+	out->ok = out->span_share >= GV_PROOF_MIN_SPAN_SHARE && out->line_share >= GV_PROOF_MIN_LINE_SHARE &&
+	          out->beyond_share <= GV_PROOF_MAX_BEYOND_SHARE;
+	return GV_OK;
+}
