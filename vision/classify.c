@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "geom.h"
+#include "tuning.h"
 
 enum { C_EMPTY = 0, C_BLACK = 1, C_WHITE = 2 };
 
@@ -284,14 +285,6 @@ static void quadrants(const sampler *s, const board_model *m, double cu, double 
 	}
 }
 
-/* Whiteness of a patch: brighter and greyer than the wood (each capped, so
- * that glare alone does not make a stone). */
-static float whiteness(float b, float y)
-{
-	float bb = b > 0.5f ? 0.5f : b, yy = -y > 0.3f ? 0.3f : -y;
-	return bb / 0.12f + yy / 0.05f;
-}
-
 static void sort4(float v[4])
 {
 	for (int a = 1; a < 4; a++)
@@ -301,6 +294,42 @@ static void sort4(float v[4])
 			v[b - 1] = t;
 		}
 }
+
+/* Whiteness of a patch: brighter and greyer than the wood (each capped, so
+ * that glare alone does not make a stone). */
+static float whiteness(float b, float y, float lam)
+{
+	float bb = b > 0.5f ? 0.5f : b, yy = -y > 0.3f ? 0.3f : -y;
+	return bb / 0.12f + lam * yy / 0.05f;
+}
+
+/* How far this photo's white stones are greyer than its wood, as a weight
+ * for the hue in whiteness (0..1): in daylight or lamplight they are (1);
+ * under a coloured light that the camera clips (a blue or violet lamp: the
+ * wood as blue as it can be, the stones less) the stones look yellower than
+ * the wood, and only their brightness tells them (0). Judged on the points
+ * that are clearly brighter than the board around them (the photo's own
+ * white stones; glare too, which is as grey). */
+static float white_hue_weight(const sampler *s, const board_model *m, int size, const float *eu, const float *ev)
+{
+	int n = 0;
+	float ys[361];
+	for (int j = 0; j < size; j++)
+		for (int i = 0; i < size; i++) {
+			float qb[4], qy[4];
+			quadrants(s, m, i + eu[j * size + i], j + ev[j * size + i], qb, qy);
+			sort4(qb);
+			sort4(qy);
+			if (qb[0] > WHITE_HUE_BRIGHT)
+				ys[n++] = 0.5f * (qy[1] + qy[2]);
+		}
+	if (n < WHITE_HUE_MIN_STONES)
+		return 1;
+	float y = median(ys, n);
+	float lam = (-y - WHITE_HUE_NONE) / (WHITE_HUE_FULL - WHITE_HUE_NONE);
+	return lam < 0 ? 0 : lam > 1 ? 1 : lam;
+}
+
 
 /* Where the middle of a stone standing on point (u, v) appears, as an offset
  * in board coordinates: seen at an angle, a stone's body stands above the
@@ -427,7 +456,7 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 	memcpy(ry, res, (size_t)nc * sizeof *ry);
 	/* each square's whiteness against the fit: no stone covers a square's
 	 * centre (much), so white there is glare or something over the board */
-	float *sqw = calloc((size_t)nc, sizeof *sqw);
+	float *sqw = calloc((size_t)nc * 3, sizeof *sqw), *sqb = sqw + nc, *sqy = sqw + 2 * nc;
 	if (!sqw) {
 		free(buf);
 		return GV_ENOMEM;
@@ -436,7 +465,8 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 		double fl = quad_at(ql, cu[k], cv[k]), fy = quad_at(qy, cu[k], cv[k]);
 		if (fl < 1)
 			fl = 1;
-		sqw[k] = whiteness((float)log((cl[k] + 1) / (fl + 1)), (float)(cy[k] - fy));
+		sqb[k] = (float)log((cl[k] + 1) / (fl + 1));
+		sqy[k] = (float)(cy[k] - fy);
 	}
 	/* local values: a square's own where it agrees with the fit */
 	for (int k = 0; k < nc; k++) {
@@ -454,6 +484,9 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 	}
 	float *ev = eu + size * size;
 	parallax(H, rgb->width, rgb->height, size, STONE_MIDDLE, eu, ev);
+	float lam = white_hue_weight(&s, &m, size, eu, ev);
+	for (int k = 0; k < nc; k++)
+		sqw[k] = whiteness(sqb[k], sqy[k], lam);
 
 	for (int j = 0; j < size; j++)
 		for (int i = 0; i < size; i++) {
@@ -509,7 +542,7 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 					float d[4], wh[4];
 					for (int q = 0; q < 4; q++) {
 						d[q] = -qb[q];
-						wh[q] = whiteness(qb[q], qyl[q]);
+						wh[q] = whiteness(qb[q], qyl[q], lam);
 					}
 					sort4(d);
 					sort4(wh);

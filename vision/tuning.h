@@ -45,4 +45,20 @@
  * scores near 1. Set after that look, midway: not held out. */
 #define GV_PROOF_MAX_BEYOND_SHARE 0.75
 
+/* ---- the classifier under coloured light (classify.c) ---- */
+
+/* A point counts among the photo's white stones when all four patches
+ * around where its stone would stand are brighter than the board by this
+ * log ratio (about a quarter brighter). */
+#define WHITE_HUE_BRIGHT 0.22f
+/* ... and the hue is judged only with at least this many such points. */
+#define WHITE_HUE_MIN_STONES 5
+/* The white stones' yellowness minus the wood's (median): at WHITE_HUE_FULL
+ * or greyer the hue counts fully in whiteness, at WHITE_HUE_NONE or yellower
+ * not at all (between: in proportion). Chosen by reasoning: under white
+ * light stones are greyer than wood by 0.1 or more; a stone that is not
+ * greyer at all tells nothing by its hue. */
+#define WHITE_HUE_FULL 0.05f
+#define WHITE_HUE_NONE 0.0f
+
 #endif
