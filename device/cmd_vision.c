@@ -28,12 +28,14 @@ static const char detect_usage[] =
 	"Finds the board in a photo (no clicks) and what stands on every point,\n"
 	"and prints the diagram as seen: the first line is the board edge nearest\n"
 	"the top of the photo, the first column the edge nearest its left\n"
-	"(. empty, X black, O white).\n"
+	"(. empty, X black, O white, ? not seen: read empty but its grid lines\n"
+	"hidden, as under a hand or a sheet of paper).\n"
 	"\n"
 	"  --size N         lines of the board: 9, 13 or 19 (default 19)\n"
 	"  --json           one JSON object: corners (four image points in pixels,\n"
 	"                   clockwise from the top-left), diagram (the lines),\n"
-	"                   confidence (per point, rows as in the diagram)\n"
+	"                   confidence (per point, rows as in the diagram),\n"
+	"                   unknown (the [column, row] of every point not seen)\n"
 	"  --overlay OUT    writes the photo with the grid found and the stones\n"
 	"                   read drawn on it, as PNG (grid green, black stones\n"
 	"                   blue rings, white stones red rings, a yellow dot where\n"
@@ -73,7 +75,7 @@ static const char eval_usage[] =
 
 static char cell_char(unsigned char c)
 {
-	return c == GR_BLACK ? 'X' : c == GR_WHITE ? 'O' : '.';
+	return c == GR_BLACK ? 'X' : c == GR_WHITE ? 'O' : c == GV_UNKNOWN ? '?' : '.';
 }
 
 /* The photo with the grid and the stones drawn on it. */
@@ -258,6 +260,10 @@ int cmd_detect(int argc, char **argv)
 				printf("%s%.3f", i ? "," : "", d.conf[j * N + i]);
 			putchar(']');
 		}
+		printf("],\"unknown\":[");
+		for (int k = 0, nu = 0; k < N * N; k++)
+			if (d.cells[k] == GV_UNKNOWN)
+				printf("%s[%d,%d]", nu++ ? "," : "", k % N, k / N);
 		printf("]}\n");
 	} else {
 		for (int j = 0; j < N; j++) {
@@ -355,8 +361,9 @@ static const char *truth_path(const char *photo)
 /* The figures of one source (see eval_usage) or of all photos. */
 typedef struct figures {
 	int photos, found, boards_right;
-	int found_wrong; /* found with more than 3 points wrong */
-	long points, right;
+	int found_wrong; /* found with more than 3 points wrong (unknown is not wrong) */
+	long points, right, unknown;
+	long sure, sure_right; /* points read with confidence >= 0.9, and of them right */
 	double ms_total, ms_max;
 } figures;
 
@@ -366,25 +373,54 @@ typedef struct tally {
 	figures clicked; /* the photos with clicked corners, read through them */
 } tally;
 
-static void tally_add(figures *t, bool found, int ok, int np, double ms)
+static void tally_add(figures *t, bool found, int ok, int unknown, int np, double ms, int sure, int sure_right)
 {
+	t->sure += sure;
+	t->sure_right += sure_right;
 	t->photos++;
 	t->found += found;
 	t->points += np;
 	t->right += ok;
+	t->unknown += unknown;
 	t->boards_right += ok == np;
-	t->found_wrong += found && np - ok > 3;
+	t->found_wrong += found && np - ok - unknown > 3;
 	t->ms_total += ms;
 	if (ms > t->ms_max)
 		t->ms_max = ms;
 }
 
+/* The points of cells (size x size, as gv_detection's) that match truth,
+ * and those read unknown. */
+typedef struct board_score {
+	int right, unknown, sure, sure_right;
+} board_score;
+
+/* The points of a detection that match truth, those read unknown, and those
+ * read with a confidence of 0.9 or more (of them, right). */
+static board_score score(const gr_board *truth, const gv_detection *d, int size)
+{
+	board_score b = {0};
+	for (int j = 0; j < size; j++)
+		for (int i = 0; i < size; i++) {
+			unsigned char c = d->cells[j * size + i];
+			bool ok = truth->color[gr_pt(truth, i, j)] == c;
+			b.unknown += c == GV_UNKNOWN;
+			b.right += ok;
+			if (d->conf[j * size + i] >= 0.9f) {
+				b.sure++;
+				b.sure_right += ok;
+			}
+		}
+	return b;
+}
+
 static void tally_json(const figures *t, const figures *clicked)
 {
-	printf("{\"photos\":%d,\"boards_found\":%d,\"points\":%ld,\"points_right\":%ld,"
-	       "\"points_right_pct\":%.3f,\"boards_right\":%d,\"boards_right_pct\":%.2f,"
-	       "\"found_wrong\":%d,\"ms_mean\":%.1f,\"ms_max\":%.1f",
-	       t->photos, t->found, t->points, t->right, 100.0 * t->right / t->points, t->boards_right,
+	printf("{\"photos\":%d,\"boards_found\":%d,\"points\":%ld,\"points_right\":%ld,\"points_unknown\":%ld,"
+	       "\"points_right_pct\":%.3f,\"sure\":%ld,\"sure_right\":%ld,\"boards_right\":%d,"
+	       "\"boards_right_pct\":%.2f,\"found_wrong\":%d,\"ms_mean\":%.1f,\"ms_max\":%.1f",
+	       t->photos, t->found, t->points, t->right, t->unknown, 100.0 * t->right / t->points, t->sure,
+	       t->sure_right, t->boards_right,
 	       100.0 * t->boards_right / t->photos, t->found_wrong, t->ms_total / t->photos, t->ms_max);
 	if (clicked && clicked->photos) {
 		/* the photos that have clicked corners, read through them */
@@ -396,12 +432,13 @@ static void tally_json(const figures *t, const figures *clicked)
 
 static void tally_text(const char *label, const figures *t)
 {
-	printf("%s: %d photos, boards found %d/%d, points right %ld/%ld (%.3f%%), boards entirely right "
-	       "%d/%d (%.1f%%), found with more than 3 points wrong %d, %.1f ms a photo on average, %.1f ms at most "
-	       "(one core)\n",
-	       label, t->photos, t->found, t->photos, t->right, t->points, 100.0 * t->right / t->points,
-	       t->boards_right, t->photos, 100.0 * t->boards_right / t->photos, t->found_wrong, t->ms_total / t->photos,
-	       t->ms_max);
+	printf("%s: %d photos, boards found %d/%d, points right %ld/%ld (%.3f%%), unknown %ld, wrong or not read %ld, sure (confidence >= 0.9) %ld of which right %.3f%%, boards "
+	       "entirely right %d/%d (%.1f%%), found with more than 3 points wrong %d, %.1f ms a photo on average, "
+	       "%.1f ms at most (one core)\n",
+	       label, t->photos, t->found, t->photos, t->right, t->points, 100.0 * t->right / t->points, t->unknown,
+	       t->points - t->right - t->unknown, t->sure, t->sure ? 100.0 * t->sure_right / t->sure : 100.0,
+	       t->boards_right, t->photos, 100.0 * t->boards_right / t->photos,
+	       t->found_wrong, t->ms_total / t->photos, t->ms_max);
 }
 
 /* The source of a photo found under dir: its folder relative to dir, a last
@@ -593,7 +630,8 @@ int cmd_eval(int argc, char **argv)
 		/* the same photo read through the corners a person clicked, where known */
 		double clicks[8];
 		int crc = clicked_corners(photos.v[k], img.width, img.height, size, clicks);
-		int cok = -1;
+		int cok = -1, cunk = 0;
+		board_score cs = {0};
 		if (crc < 0) {
 			gv_image_free(&img);
 			rc = EXIT_INPUT;
@@ -603,10 +641,9 @@ int cmd_eval(int argc, char **argv)
 		if (crc == 1) {
 			gv_detect_opts oc = {.size = size, .corners = clicks};
 			if (gv_detect(&dc, &img, &oc, err, sizeof err) == 0) {
-				cok = 0;
-				for (int j = 0; j < size; j++)
-					for (int i = 0; i < size; i++)
-						cok += truth.color[gr_pt(&truth, i, j)] == dc.cells[j * size + i];
+				cs = score(&truth, &dc, size);
+				cok = cs.right;
+				cunk = cs.unknown;
 			} else {
 				fprintf(stderr, "goref eval: %s: the clicked corners: %s\n", photos.v[k], err);
 				cok = 0;
@@ -618,14 +655,13 @@ int cmd_eval(int argc, char **argv)
 			rc = EXIT_INPUT;
 			break;
 		}
-		int ok = 0;
+		board_score bs = {0};
 		if (!drc)
-			for (int j = 0; j < size; j++)
-				for (int i = 0; i < size; i++)
-					ok += truth.color[gr_pt(&truth, i, j)] == d.cells[j * size + i];
+			bs = score(&truth, &d, size);
+		int ok = bs.right, unk = bs.unknown;
 		int np = size * size;
 		n++;
-		tally_add(&total.f, !drc, ok, np, ms);
+		tally_add(&total.f, !drc, ok, unk, np, ms, bs.sure, bs.sure_right);
 		int s = 0;
 		while (s < nsources && strcmp(sources[s].name, srcs.v[k]))
 			s++;
@@ -638,16 +674,17 @@ int cmd_eval(int argc, char **argv)
 			sources = ns;
 			sources[nsources++] = (tally){.name = srcs.v[k]};
 		}
-		tally_add(&sources[s].f, !drc, ok, np, ms);
+		tally_add(&sources[s].f, !drc, ok, unk, np, ms, bs.sure, bs.sure_right);
 		if (cok >= 0) {
-			tally_add(&sources[s].clicked, true, cok, np, 0);
-			tally_add(&total.clicked, true, cok, np, 0);
+			tally_add(&sources[s].clicked, true, cok, cunk, np, 0, cs.sure, cs.sure_right);
+			tally_add(&total.clicked, true, cok, cunk, np, 0, cs.sure, cs.sure_right);
 		}
 		if (json) {
 			printf("%s{\"photo\":", n > 1 ? "," : "");
 			cli_json_string(stdout, photos.v[k]);
-			printf(",\"found\":%s,\"points_right\":%d,\"points\":%d,\"board_right\":%s,\"ms\":%.1f", drc ? "false" : "true",
-			       ok, np, ok == np ? "true" : "false", ms);
+			printf(",\"found\":%s,\"points_right\":%d,\"points_unknown\":%d,\"points\":%d,\"board_right\":%s,"
+			       "\"ms\":%.1f",
+			       drc ? "false" : "true", ok, unk, np, ok == np ? "true" : "false", ms);
 			if (!drc) {
 				printf(",\"corners\":[");
 				for (int c = 0; c < 4; c++)
@@ -683,18 +720,18 @@ int cmd_eval(int argc, char **argv)
 				printf("]");
 			}
 			if (cok >= 0) {
-				printf(",\"clicked\":{\"points_right\":%d,\"board_right\":%s,\"corners\":[", cok,
-				       cok == np ? "true" : "false");
+				printf(",\"clicked\":{\"points_right\":%d,\"points_unknown\":%d,\"board_right\":%s,\"corners\":[",
+				       cok, cunk, cok == np ? "true" : "false");
 				for (int c = 0; c < 4; c++)
 					printf("%s[%.1f,%.1f]", c ? "," : "", clicks[2 * c], clicks[2 * c + 1]);
 				printf("]}");
 			}
 			printf("}");
 		} else {
-			printf("%s: %s, %d/%d points right%s, %.1f ms", photos.v[k], drc ? "NO BOARD FOUND" : "found", ok, np,
-			       drc ? "" : ok == np ? ", board right" : ", board WRONG", ms);
+			printf("%s: %s, %d/%d points right, %d unknown%s, %.1f ms", photos.v[k], drc ? "NO BOARD FOUND" : "found",
+			       ok, np, unk, drc ? "" : ok == np ? ", board right" : np - ok - unk > 0 ? ", board WRONG" : "", ms);
 			if (cok >= 0)
-				printf("; clicked corners: %d/%d points right", cok, np);
+				printf("; clicked corners: %d/%d points right, %d unknown", cok, np, cunk);
 			putchar('\n');
 			if (drc)
 				printf("  %s\n", err);

@@ -17,6 +17,13 @@
 #include "image.h"
 #include "verify.h"
 
+/* A point that cannot be seen (a hand, a sleeve, a sheet of paper over it):
+ * the value a reader of cells must expect besides the three colours; never
+ * counted as a colour. (gv_detect does not yet report it: telling a covered
+ * point from an empty one in a single photo failed on steep views, where
+ * neighbouring stones hide an empty point's lines too.) */
+#define GV_UNKNOWN 3
+
 typedef struct gv_detect_opts {
 	int size;           /* 9, 13 or 19 (0 means 19) */
 	int work_px;        /* the locator's working size (0: its default) */
@@ -32,7 +39,8 @@ typedef struct gv_detection {
 	int size;
 	double H[9];              /* board (i, j) -> pixels (geom.h) */
 	double corners[8];        /* grid corners clockwise from the top-left */
-	unsigned char cells[19 * 19]; /* cells[j * size + i]: 0 empty, 1 black, 2 white */
+	unsigned char cells[19 * 19]; /* cells[j * size + i]: 0 empty, 1 black, 2 white,
+	                                 GV_UNKNOWN: not seen (under a hand, a sheet) */
 	float conf[19 * 19];      /* confidence per point, 0..1 */
 	double support;           /* the locator's share of grid lines seen */
 	double residual;          /* the locator's line residual (working pixels) */
