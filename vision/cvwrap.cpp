@@ -487,3 +487,61 @@ extern "C" int gv_cv_text(gv_image *img, double x, double y, const char *text, d
 		return GV_OK;
 	});
 }
+
+extern "C" int gv_cv_bright_quad(const gv_image *grey, double quad[8], double *share, char *err, size_t cap)
+{
+	if (!valid(grey) || grey->channels != 1 || !quad) {
+		set_err(err, cap, "bright quad", "bad argument");
+		return GV_EINVAL;
+	}
+	return guarded("bright quad", err, cap, nullptr, [&]() -> int {
+		cv::Mat blur, bin;
+		cv::GaussianBlur(wrap(grey), blur, cv::Size(0, 0), 2.0);
+		cv::threshold(blur, bin, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+		// the grid lines and the black stones are holes in the wood: close
+		// the small ones, open away thin bright streaks of the table
+		cv::Mat k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5));
+		cv::morphologyEx(bin, bin, cv::MORPH_CLOSE, k);
+		cv::morphologyEx(bin, bin, cv::MORPH_OPEN, k);
+		std::vector<std::vector<cv::Point>> contours;
+		cv::findContours(bin, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+		double best = 0;
+		int bi = -1;
+		for (size_t c = 0; c < contours.size(); c++) {
+			double a = cv::contourArea(contours[c]);
+			if (a > best) {
+				best = a;
+				bi = (int)c;
+			}
+		}
+		if (bi < 0)
+			return GV_ENOTFOUND;
+		std::vector<cv::Point> hull, poly;
+		cv::convexHull(contours[(size_t)bi], hull);
+		double per = cv::arcLength(hull, true);
+		for (double eps = 0.01; eps <= 0.1 && poly.size() != 4; eps += 0.005)
+			cv::approxPolyDP(hull, poly, eps * per, true);
+		if (poly.size() != 4)
+			return GV_ENOTFOUND;
+		// clockwise on the screen (y down), from the corner nearest the top-left
+		double cx = 0, cy = 0;
+		for (const cv::Point &p : poly) {
+			cx += p.x / 4.0;
+			cy += p.y / 4.0;
+		}
+		std::sort(poly.begin(), poly.end(), [&](const cv::Point &a, const cv::Point &b) {
+			return std::atan2(a.y - cy, a.x - cx) < std::atan2(b.y - cy, b.x - cx);
+		});
+		int first = 0;
+		for (int c = 1; c < 4; c++)
+			if (poly[(size_t)c].x + poly[(size_t)c].y < poly[(size_t)first].x + poly[(size_t)first].y)
+				first = c;
+		for (int c = 0; c < 4; c++) {
+			quad[2 * c] = poly[(size_t)((first + c) % 4)].x;
+			quad[2 * c + 1] = poly[(size_t)((first + c) % 4)].y;
+		}
+		if (share)
+			*share = cv::contourArea(poly) / ((double)grey->width * grey->height);
+		return GV_OK;
+	});
+}

@@ -105,6 +105,12 @@ int gv_cv_calibrate(const double *obj, const double *img, int npts, int nviews, 
 int gv_cv_text(gv_image *img, double x, double y, const char *text, double height, const unsigned char rgb[3],
                int thickness, char *err, size_t cap);
 
+/* The largest bright region of a grey image (Otsu's threshold, small holes
+ * closed) as a quadrilateral: its convex hull simplified to four corners,
+ * clockwise from the one nearest the top-left; *share (may be NULL) its area
+ * over the image's. GV_ENOTFOUND when it is no quadrilateral. */
+int gv_cv_bright_quad(const gv_image *grey, double quad[8], double *share, char *err, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
 /* goref vision: a photo in, the board as seen out. See detect.h. */
 #include "detect.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,44 @@
 #include "cvwrap.h"
 #include "geom.h"
 #include "locate.h"
+#include "outline.h"
 #include "verify.h"
+
+/* Reads the board through grid g into out (cells, confidences, proof).
+ * GV_ENOTFOUND when the grid reaches beyond the photo, or (prove) when it
+ * fails its proof; message in err. */
+static int read_grid(const gv_image *img, const gv_grid *g, int size, bool prove, gv_detection *out, char *err,
+                     size_t cap)
+{
+	memset(out, 0, sizeof *out);
+	out->size = size;
+	memcpy(out->H, g->H, sizeof g->H);
+	memcpy(out->corners, g->corners, sizeof g->corners);
+	out->support = g->support;
+	out->residual = g->residual;
+	int rc = gv_classify(img, g->H, size, out->cells, out->conf);
+	if (rc == GV_EINVAL) {
+		if (err && cap)
+			snprintf(err, cap, "no board found: the grid found reaches beyond the photo");
+		return GV_ENOTFOUND;
+	}
+	if (rc) {
+		if (err && cap)
+			snprintf(err, cap, "classify: out of memory");
+		return rc;
+	}
+	rc = gv_prove_grid(img, g->H, size, out->cells, &out->proof);
+	if (!rc && prove && !out->proof.ok) {
+		if (err && cap)
+			snprintf(err, cap,
+			         "no board found: the grid found fails its proof (a line shows on %.0f%% of the open spans "
+			         "of one family of lines, on %.0f%% of its lines; %.0f%% of the margin continues the "
+			         "lattice)",
+			         100 * out->proof.span_share, 100 * out->proof.line_share, 100 * out->proof.beyond_share);
+		rc = GV_ENOTFOUND;
+	}
+	return rc;
+}
 
 int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts, char *err, size_t cap)
 {
@@ -33,10 +71,10 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			return rc;
 		img = &undist;
 	}
-	gv_locate_opts lo = {.size = size, .work_px = opts ? opts->work_px : 0};
 	gv_grid g;
 	int rc;
 	if (opts && opts->corners) {
+		/* corners given by a person: read, not proved */
 		memset(&g, 0, sizeof g);
 		g.size = size;
 		g.support = 1;
@@ -46,39 +84,27 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		    !gv_h_from_corners(g.corners, size, g.H)) {
 			if (err && cap)
 				snprintf(err, cap, "bad corners: %s", why);
-			gv_image_free(&undist);
-			return GV_EINVAL;
+			rc = GV_EINVAL;
+		} else {
+			rc = read_grid(img, &g, size, false, out, err, cap);
 		}
-		rc = GV_OK;
 	} else {
+		/* the grid from the lines; when it is not found or fails its
+		 * proof, the grid from the board's outline */
+		gv_locate_opts lo = {.size = size, .work_px = opts ? opts->work_px : 0};
 		rc = gv_locate(img, &lo, &g, err, cap);
-	}
-	if (rc == 0) {
-		out->size = size;
-		memcpy(out->H, g.H, sizeof g.H);
-		memcpy(out->corners, g.corners, sizeof g.corners);
-		out->support = g.support;
-		out->residual = g.residual;
-		gv_point_features *f = malloc(sizeof *f * (size_t)(size * size));
-		rc = f ? gv_classify_features(img, g.H, size, f) : GV_ENOMEM;
 		if (!rc)
-			rc = gv_classify_decide(f, size, out->cells, out->conf);
-		free(f);
-		if (rc && err && cap)
-			snprintf(err, cap, "%s", rc == GV_ENOMEM ? "classify: out of memory" : "no board found: the grid found reaches beyond the photo");
-		if (rc == GV_EINVAL) /* the grid reaches beyond the photo: not a usable board */
-			rc = GV_ENOTFOUND;
-		if (!rc) {
-			rc = gv_prove_grid(img, g.H, size, out->cells, &out->proof);
-			if (!rc && !out->proof.ok && !(opts && opts->corners)) {
-				if (err && cap)
-					snprintf(err, cap,
-					         "no board found: the grid found fails its proof (a line shows on %.0f%% of "
-					         "the open spans of one family of lines, on %.0f%% of its lines; %.0f%% of the "
-					         "margin continues the lattice)",
-					         100 * out->proof.span_share, 100 * out->proof.line_share,
-					         100 * out->proof.beyond_share);
-				rc = GV_ENOTFOUND;
+			rc = read_grid(img, &g, size, true, out, err, cap);
+		if (rc == GV_ENOTFOUND) {
+			char err2[300];
+			int rc2 = gv_locate_outline(img, size, &g, err2, sizeof err2);
+			if (!rc2) {
+				gv_detection d2;
+				rc2 = read_grid(img, &g, size, true, &d2, err2, sizeof err2);
+				if (!rc2) {
+					*out = d2;
+					rc = GV_OK;
+				}
 			}
 		}
 	}

@@ -45,6 +45,27 @@
  * scores near 1. Set after that look, midway: not held out. */
 #define GV_PROOF_MAX_BEYOND_SHARE 0.75
 
+/* ---- the grid from the board's outline (outline.c) ---- */
+
+/* The photo is searched at this many pixels on its longer side. */
+#define GV_OUTLINE_WORK_PX 800
+/* The bright region must cover at least this share of the photo to be a
+ * board (a board photographed to be refereed fills a good part of it). */
+#define GV_OUTLINE_MIN_SHARE 0.08
+/* The margins searched between the outline and the outer lines, in cells:
+ * a real board's is 0.5-1 cell; seen steeply, the board's front face adds
+ * up to about a cell more at the near edge. */
+#define GV_OUTLINE_MIN_MARGIN 0.0
+#define GV_OUTLINE_MAX_MARGIN 2.5
+/* The first step of the margin search, in cells (then halved three times). */
+#define GV_OUTLINE_STEP 0.2
+/* A line's ridge: the darkest of three places this far apart across it (in
+ * cells) against its sides this far away; each sample's contrast counts up
+ * to the cap (a black stone's rim must not outweigh many thin lines). */
+#define GV_OUTLINE_SLACK 0.05
+#define GV_OUTLINE_SIDE 0.2
+#define GV_OUTLINE_RIDGE_CAP 0.3
+
 /* ---- the classifier under coloured light (classify.c) ---- */
 
 /* A point counts among the photo's white stones when all four patches

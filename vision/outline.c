@@ -1,0 +1,204 @@
+/* goref vision: the grid from the board's outline. See outline.h. */
+#include "outline.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cvwrap.h"
+#include "geom.h"
+#include "tuning.h"
+
+/* Grey at (x, y), bilinear; -1 outside the image. */
+static double grey_at(const gv_image *g, double x, double y)
+{
+	if (!(x >= 0 && y >= 0 && x <= g->width - 1.001 && y <= g->height - 1.001))
+		return -1;
+	int x0 = (int)x, y0 = (int)y;
+	double fx = x - x0, fy = y - y0;
+	const unsigned char *p = gv_px(g, x0, y0), *q = p + g->stride;
+	return (p[0] * (1 - fx) + p[1] * fx) * (1 - fy) + (q[0] * (1 - fx) + q[1] * fx) * fy;
+}
+
+static double grey_uv(const gv_image *g, const double H[9], double u, double v)
+{
+	double x, y;
+	return gv_h_apply(H, u, v, &x, &y) ? grey_at(g, x, y) : -1;
+}
+
+/* How much a line shows at (u, v) of the plane H maps, running along
+ * (du, dv) (a unit step of the plane), with its sides `side` away across it:
+ * the darkest of three places across it against the darker of its two sides
+ * (a ridge, not a step), over the sides' brightness; 0 when none shows, or
+ * off the image. */
+static double ridge(const gv_image *g, const double H[9], double u, double v, double nu, double nv, double slack,
+                    double side)
+{
+	double on = 1e9;
+	for (int o = -1; o <= 1; o++) {
+		double c = grey_uv(g, H, u + nu * slack * o, v + nv * slack * o);
+		if (c < 0)
+			return 0;
+		if (c < on)
+			on = c;
+	}
+	double a = grey_uv(g, H, u + nu * side, v + nv * side), b = grey_uv(g, H, u - nu * side, v - nv * side);
+	if (a < 0 || b < 0)
+		return 0;
+	double s = a < b ? a : b;
+	if (s < 8)
+		return 0;
+	double r = (s - on) / s;
+	return r < 0 ? 0 : r > GV_OUTLINE_RIDGE_CAP ? GV_OUTLINE_RIDGE_CAP : r;
+}
+
+/* The mean ridge along the lines of one family of an n-line grid in board
+ * coordinates (H: board -> image): fam 0 the rows (lines j = const), fam 1
+ * the columns. Sampled between the crossings. */
+static double family_score(const gv_image *g, const double H[9], int n, int fam)
+{
+	double sum = 0;
+	int cnt = 0;
+	for (int line = 0; line < n; line++)
+		for (int s = 0; s + 1 < n; s++)
+			for (int t = 1; t <= 3; t++) {
+				double a = s + t * 0.25;
+				double u = fam ? line : a, v = fam ? a : line;
+				sum += ridge(g, H, u, v, fam ? 1 : 0, fam ? 0 : 1, GV_OUTLINE_SLACK, GV_OUTLINE_SIDE);
+				cnt++;
+			}
+	return cnt ? sum / cnt : 0;
+}
+
+/* The grid inside the quad Q (the unit square (0,0)-(1,1) -> image) with
+ * margins, in cells, left, top, right, bottom: board -> image. */
+static bool grid_in_quad(const double Q[9], int n, const double m[4], double H[9])
+{
+	double w = n - 1 + m[0] + m[2], h = n - 1 + m[1] + m[3];
+	/* board (i, j) -> unit square ((i + ml) / w, (j + mt) / h) */
+	double A[9] = {1 / w, 0, m[0] / w, 0, 1 / h, m[1] / h, 0, 0, 1};
+	gv_h_mul(Q, A, H);
+	return true;
+}
+
+/* Best margins for one family (fam 1: left and right, fam 0: top and bottom)
+ * with the other family's at m's values. */
+static double best_margins(const gv_image *g, const double Q[9], int n, int fam, double m[4])
+{
+	int lo = fam ? 0 : 1, hi = fam ? 2 : 3;
+	double best = -1, bl = m[lo], bh = m[hi];
+	for (double step = GV_OUTLINE_STEP, span = GV_OUTLINE_MAX_MARGIN; step >= GV_OUTLINE_STEP / 8;
+	     span = 2 * step, step /= 2) {
+		double cl = bl, ch = bh;
+		for (double a = cl - span; a <= cl + span + 1e-9; a += step)
+			for (double b = ch - span; b <= ch + span + 1e-9; b += step) {
+				if (a < GV_OUTLINE_MIN_MARGIN || b < GV_OUTLINE_MIN_MARGIN || a > GV_OUTLINE_MAX_MARGIN ||
+				    b > GV_OUTLINE_MAX_MARGIN)
+					continue;
+				double mm[4];
+				memcpy(mm, m, sizeof mm);
+				mm[lo] = a;
+				mm[hi] = b;
+				double H[9];
+				grid_in_quad(Q, n, mm, H);
+				double sc = family_score(g, H, n, fam);
+				if (sc > best) {
+					best = sc;
+					bl = a;
+					bh = b;
+				}
+			}
+	}
+	m[lo] = bl;
+	m[hi] = bh;
+	return best;
+}
+
+/* Coordinate descent on the eight corner coordinates (pixels of g),
+ * maximising both families' line score. */
+static double polish(const gv_image *g, int n, double c[8], double start)
+{
+	double H[9];
+	if (!gv_h_from_corners(c, n, H))
+		return 0;
+	double best = family_score(g, H, n, 0) + family_score(g, H, n, 1);
+	for (double step = start; step >= 0.25; step /= 2) {
+		bool moved = true;
+		for (int it = 0; moved && it < 6; it++) {
+			moved = false;
+			for (int k = 0; k < 8; k++)
+				for (int sgn = -1; sgn <= 1; sgn += 2) {
+					double keep = c[k];
+					c[k] += sgn * step;
+					double sc = -1;
+					if (gv_h_from_corners(c, n, H))
+						sc = family_score(g, H, n, 0) + family_score(g, H, n, 1);
+					if (sc > best) {
+						best = sc;
+						moved = true;
+					} else {
+						c[k] = keep;
+					}
+				}
+		}
+	}
+	return best;
+}
+
+int gv_locate_outline(const gv_image *img, int size, gv_grid *out, char *err, size_t cap)
+{
+	if (!img || !img->data || !out || (size != 9 && size != 13 && size != 19)) {
+		snprintf(err, cap, "outline: bad argument");
+		return GV_EINVAL;
+	}
+	memset(out, 0, sizeof *out);
+	gv_image grey = {0}, small = {0};
+	int rc = gv_cv_grey(img, &grey, err, cap);
+	int longer = img->width > img->height ? img->width : img->height;
+	double scale = longer > GV_OUTLINE_WORK_PX ? (double)GV_OUTLINE_WORK_PX / longer : 1;
+	int w = (int)lround(img->width * scale), h = (int)lround(img->height * scale);
+	if (!rc)
+		rc = scale < 1 ? gv_cv_resize(&grey, &small, w, h, err, cap) : gv_cv_grey(&grey, &small, err, cap);
+	gv_image_free(&grey);
+	double quad[8], share = 0;
+	if (!rc) {
+		rc = gv_cv_bright_quad(&small, quad, &share, err, cap);
+		if (rc == GV_ENOTFOUND || (!rc && share < GV_OUTLINE_MIN_SHARE)) {
+			snprintf(err, cap, "no board found: no board-like bright quadrilateral in the photo");
+			rc = GV_ENOTFOUND;
+		}
+	}
+	if (!rc) {
+		double Q[9];
+		const double unit[8] = {0, 0, 1, 0, 1, 1, 0, 1};
+		if (!gv_h_from_4(unit, quad, Q)) {
+			snprintf(err, cap, "no board found: the bright region is no quadrilateral");
+			rc = GV_ENOTFOUND;
+		} else {
+			double m[4] = {0.6, 0.6, 0.6, 0.6};
+			/* each family's margins with the other's as they stand; twice */
+			for (int pass = 0; pass < 2; pass++) {
+				best_margins(&small, Q, size, 1, m);
+				best_margins(&small, Q, size, 0, m);
+			}
+			double H[9], c[8];
+			grid_in_quad(Q, size, m, H);
+			gv_h_corners(H, size, c);
+			/* a tenth of the corners' spread as the first step */
+			double cell = hypot(c[2] - c[0], c[3] - c[1]) / (size - 1);
+			double sc = polish(&small, size, c, cell / 4);
+			for (int k = 0; k < 8; k++)
+				out->corners[k] = c[k] / scale;
+			if (!gv_h_from_corners(out->corners, size, out->H)) {
+				snprintf(err, cap, "no board found: the grid from the outline is degenerate");
+				rc = GV_ENOTFOUND;
+			}
+			out->size = size;
+			out->support = sc;
+			out->residual = 0;
+		}
+	}
+	gv_image_free(&small);
+	return rc;
+}
