@@ -29,14 +29,15 @@ static double grey_uv(const gv_image *g, const double H[9], double u, double v)
 
 /* How much a line shows at (u, v) of the plane H maps, running along
  * (du, dv) (a unit step of the plane), with its sides `side` away across it:
- * the darkest of three places across it against the darker of its two sides
+ * the darkest of 2 reach + 1 places `slack` apart across it against the
+ * darker of its two sides
  * (a ridge, not a step), over the sides' brightness; 0 when none shows, or
  * off the image. */
 static double ridge(const gv_image *g, const double H[9], double u, double v, double nu, double nv, double slack,
-                    double side)
+                    int reach, double side)
 {
 	double on = 1e9;
-	for (int o = -1; o <= 1; o++) {
+	for (int o = -reach; o <= reach; o++) {
 		double c = grey_uv(g, H, u + nu * slack * o, v + nv * slack * o);
 		if (c < 0)
 			return 0;
@@ -55,20 +56,26 @@ static double ridge(const gv_image *g, const double H[9], double u, double v, do
 
 /* The mean ridge along the lines of one family of an n-line grid in board
  * coordinates (H: board -> image): fam 0 the rows (lines j = const), fam 1
- * the columns. Sampled between the crossings. */
-static double family_score(const gv_image *g, const double H[9], int n, int fam)
+ * the columns; sampled between the crossings. Plus the weaker of the two
+ * outer lines' means: the grid's bounds must be lines too (a lattice a line
+ * off puts one of them on the margin or the table). */
+static double family_score(const gv_image *g, const double H[9], int n, int fam, int reach)
 {
-	double sum = 0;
-	int cnt = 0;
-	for (int line = 0; line < n; line++)
+	double sum = 0, outer = 1e9;
+	for (int line = 0; line < n; line++) {
+		double ls = 0;
 		for (int s = 0; s + 1 < n; s++)
 			for (int t = 1; t <= 3; t++) {
 				double a = s + t * 0.25;
 				double u = fam ? line : a, v = fam ? a : line;
-				sum += ridge(g, H, u, v, fam ? 1 : 0, fam ? 0 : 1, GV_OUTLINE_SLACK, GV_OUTLINE_SIDE);
-				cnt++;
+				ls += ridge(g, H, u, v, fam ? 1 : 0, fam ? 0 : 1, GV_OUTLINE_SLACK, reach, GV_OUTLINE_SIDE);
 			}
-	return cnt ? sum / cnt : 0;
+		ls /= 3 * (n - 1);
+		sum += ls;
+		if ((line == 0 || line == n - 1) && ls < outer)
+			outer = ls;
+	}
+	return sum / n + outer;
 }
 
 /* The grid inside the quad Q (the unit square (0,0)-(1,1) -> image) with
@@ -102,7 +109,11 @@ static double best_margins(const gv_image *g, const double Q[9], int n, int fam,
 				mm[hi] = b;
 				double H[9];
 				grid_in_quad(Q, n, mm, H);
-				double sc = family_score(g, H, n, fam);
+				/* a coarse step looks for the lines over as wide a band
+				 * as its lattices may drift: the score is smoothed to the
+				 * step, and the finer steps sharpen it */
+				int reach = (int)ceil(step / 2 / GV_OUTLINE_SLACK);
+				double sc = family_score(g, H, n, fam, reach < 1 ? 1 : reach);
 				if (sc > best) {
 					best = sc;
 					bl = a;
@@ -122,7 +133,7 @@ static double polish(const gv_image *g, int n, double c[8], double start)
 	double H[9];
 	if (!gv_h_from_corners(c, n, H))
 		return 0;
-	double best = family_score(g, H, n, 0) + family_score(g, H, n, 1);
+	double best = family_score(g, H, n, 0, 1) + family_score(g, H, n, 1, 1);
 	for (double step = start; step >= 0.25; step /= 2) {
 		bool moved = true;
 		for (int it = 0; moved && it < 6; it++) {
@@ -133,7 +144,7 @@ static double polish(const gv_image *g, int n, double c[8], double start)
 					c[k] += sgn * step;
 					double sc = -1;
 					if (gv_h_from_corners(c, n, H))
-						sc = family_score(g, H, n, 0) + family_score(g, H, n, 1);
+						sc = family_score(g, H, n, 0, 1) + family_score(g, H, n, 1, 1);
 					if (sc > best) {
 						best = sc;
 						moved = true;

@@ -92,6 +92,11 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 			if (judged >= GV_PROOF_MIN_SPANS) {
 				lines++;
 				lines_shown += 2 * lined > judged;
+				/* the outer lines bound the grid: each one that can be
+				 * judged must show (a lattice a line off has one of its
+				 * outer lines on the margin) */
+				if ((line == 0 || line == size - 1) && 2 * lined <= judged)
+					out->outer_missing++;
 			}
 		}
 		/* each family of lines on its own: a lattice twice too dense one
@@ -131,6 +136,6 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 		out->lines_shown += lines_shown;
 	}
 	out->ok = out->span_share >= GV_PROOF_MIN_SPAN_SHARE && out->line_share >= GV_PROOF_MIN_LINE_SHARE &&
-	          out->beyond_share <= GV_PROOF_MAX_BEYOND_SHARE;
+	          out->beyond_share <= GV_PROOF_MAX_BEYOND_SHARE && out->outer_missing == 0;
 	return GV_OK;
 }

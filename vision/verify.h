@@ -24,6 +24,7 @@ typedef struct gv_proof {
 	double line_share;/* lines_shown / lines, the lower of the two families */
 	double beyond_share; /* the most lined share of spans one cell beyond an
 	                        outer line, of the four sides */
+	int outer_missing;   /* outer lines judged that do not show */
 	int ok;           /* 1: the grid passes (see GV_PROOF_* in tuning.h), 0: it fails */
 } gv_proof;
 
