@@ -64,13 +64,15 @@ static double family_score(const gv_image *g, const double H[9], int n, int fam,
 	double sum = 0, outer = 1e9;
 	for (int line = 0; line < n; line++) {
 		double ls = 0;
+		/* a wide reach looks at the middle of each span only */
+		int per = reach > 1 ? 1 : 3;
 		for (int s = 0; s + 1 < n; s++)
-			for (int t = 1; t <= 3; t++) {
-				double a = s + t * 0.25;
+			for (int t = 1; t <= per; t++) {
+				double a = s + (double)t / (per + 1);
 				double u = fam ? line : a, v = fam ? a : line;
 				ls += ridge(g, H, u, v, fam ? 1 : 0, fam ? 0 : 1, GV_OUTLINE_SLACK, reach, GV_OUTLINE_SIDE);
 			}
-		ls /= 3 * (n - 1);
+		ls /= per * (n - 1);
 		sum += ls;
 		if ((line == 0 || line == n - 1) && ls < outer)
 			outer = ls;
@@ -196,7 +198,7 @@ int gv_locate_outline(const gv_image *img, int size, gv_grid *out, char *err, si
 			double H[9], c[8];
 			grid_in_quad(Q, size, m, H);
 			gv_h_corners(H, size, c);
-			/* a tenth of the corners' spread as the first step */
+			/* a quarter of a cell as the first step */
 			double cell = hypot(c[2] - c[0], c[3] - c[1]) / (size - 1);
 			double sc = polish(&small, size, c, cell / 4);
 			for (int k = 0; k < 8; k++)
