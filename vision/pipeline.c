@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "classify.h"
+#include "detect.h"
 #include "geom.h"
 #include "locate.h"
 
@@ -18,6 +19,10 @@
 #define QR 0.12
 #define NPT (19 * 19)
 #define NSQ (20 * 20)
+/* Seconds between two frames past which each frame is a view by itself
+ * (no stillness can be seen between frames this far apart; a streaming
+ * camera, even a slow Pi's, delivers several a second). */
+#define GV_SPARSE_GAP_S 2.0
 
 typedef struct patch {
 	int off[PS * PS]; /* byte offsets of the samples in the frame; -1 off the image */
@@ -245,11 +250,29 @@ static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *h
 		return 0;
 	qsort(ratio, (size_t)nr, sizeof *ratio, cmp_float);
 	float gain = ratio[nr / 2] > 0 ? ratio[nr / 2] : 1;
+	/* and the light's colour: each channel's median ratio (the sun behind
+	 * a cloud between two frames seconds apart is bluer; over a second
+	 * of video, nothing) */
+	float wb[3];
+	for (int c = 0; c < 3; c++) {
+		int m = 0;
+		for (int k = 0; k < p->nsq; k++)
+			if (p->ref_sq[k][c] > 1 && cur[k][c] >= 0)
+				ratio[m++] = cur[k][c] / p->ref_sq[k][c];
+		if (m == 0) {
+			wb[c] = 1;
+			continue;
+		}
+		qsort(ratio, (size_t)m, sizeof *ratio, cmp_float);
+		wb[c] = ratio[m / 2] > 0 ? ratio[m / 2] : 1;
+	}
 	int count = 0;
 	for (int k = 0; k < p->nsq; k++) {
 		float lr = p->ref_sq[k][0] + p->ref_sq[k][1] + p->ref_sq[k][2];
+		float now[3] = {cur[k][0] / wb[0], cur[k][1] / wb[1], cur[k][2] / wb[2]};
 		float lc = cur[k][0] + cur[k][1] + cur[k][2];
-		if (lr <= 3 || lc < 0)
+		float lb = now[0] + now[1] + now[2];
+		if (lr <= 3 || lc < 0 || lb <= 0)
 			continue;
 		/* a shadow or the light changes the brightness, not the hue: only
 		 * a deep darkening counts (an arm's own shadow, a dark sleeve; a
@@ -259,7 +282,7 @@ static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *h
 		float rel = lc / gain / lr;
 		float dh = 0;
 		for (int c = 0; c < 3; c++) {
-			float d = fabsf(cur[k][c] / lc - p->ref_sq[k][c] / lr);
+			float d = fabsf(now[c] / lb - p->ref_sq[k][c] / lr);
 			if (d > dh)
 				dh = d;
 		}
@@ -386,22 +409,26 @@ static int covered_points(gv_pipeline *p, double t, const unsigned char *cells, 
 	return added;
 }
 
-/* Looks for the grid; 1 found (into H), 0 not, <0 error. */
+/* Looks for the grid, as detect does (a grid only with its proof, the
+ * board's outline when the lines give none); 1 found (into H), 0 not, <0
+ * error. */
 static int search(gv_pipeline *p, const gv_image *f, double H[9], char *err, size_t cap)
 {
-	gv_locate_opts lo = {.size = p->size, .work_px = 0};
-	gv_grid g;
+	gv_detect_opts o = {.size = p->size};
+	gv_detection *d = malloc(sizeof *d);
+	if (!d)
+		return GV_ENOMEM;
 	p->st.locates++;
-	int rc = gv_locate(f, &lo, &g, err, cap);
+	int rc = gv_detect(d, f, &o, err, cap);
+	if (rc == 0)
+		memcpy(H, d->H, sizeof d->H);
+	free(d);
 	if (rc == GV_ENOTFOUND) {
 		if (err && cap)
 			err[0] = 0;
 		return 0;
 	}
-	if (rc)
-		return rc;
-	memcpy(H, g.H, sizeof g.H);
-	return 1;
+	return rc ? rc : 1;
 }
 
 static double corner_shift(const double a[8], const double b[8])
@@ -582,6 +609,27 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 	return 1;
 }
 
+/* The median ratio of now to then over the patches seen in both: the
+ * light's overall change (1 when too few). */
+static float light_gain(const float *now, const float *then, int n)
+{
+	float r[NSQ];
+	int m = 0;
+	for (int k = 0; k < n; k++)
+		if (now[k] >= 0 && then[k] > 8)
+			r[m++] = now[k] / then[k];
+	if (m < 4)
+		return 1;
+	/* insertion sort: n is at most a few hundred */
+	for (int a = 1; a < m; a++)
+		for (int b = a; b > 0 && r[b - 1] > r[b]; b--) {
+			float t = r[b];
+			r[b] = r[b - 1];
+			r[b - 1] = t;
+		}
+	return r[m / 2];
+}
+
 int gv_pipeline_feed(gv_pipeline *p, const gv_image *rgb, double t, gv_observation *obs, char *err, size_t cap)
 {
 	if (err && cap)
@@ -606,6 +654,11 @@ int gv_pipeline_feed(gv_pipeline *p, const gv_image *rgb, double t, gv_observati
 			         rgb->height, p->width, p->height);
 		return GV_EINVAL;
 	}
+	/* frames this far apart come from a camera that is not streaming
+	 * (triggered by motion, or a slow one): no stillness can be seen
+	 * between them, so each is a view by itself, read when nothing hides
+	 * the board */
+	bool sparse = p->have_t && t - p->t >= GV_SPARSE_GAP_S;
 	p->have_t = true;
 	p->t = t;
 	p->st.frames++;
@@ -649,11 +702,15 @@ int gv_pipeline_feed(gv_pipeline *p, const gv_image *rgb, double t, gv_observati
 	int npt = p->size * p->size;
 	bool moved = !p->win;
 	if (p->win) {
+		/* the light's own change taken out first: frames seconds apart
+		 * (a camera triggered by motion, a slow Pi) see the sun come and
+		 * go; the square middles, seldom under anything, give the gain */
+		float gain = light_gain(sqg, p->win_sq, p->nsq);
 		float thr = (float)p->o.motion;
 		for (int k = 0; k < npt && !moved; k++)
-			moved = ptg[k] >= 0 && fabsf(ptg[k] - p->win_pt[k]) > thr;
+			moved = ptg[k] >= 0 && fabsf(ptg[k] - gain * p->win_pt[k]) > thr;
 		for (int k = 0; k < p->nsq && !moved; k++)
-			moved = sqg[k] >= 0 && fabsf(sqg[k] - p->win_sq[k]) > thr;
+			moved = sqg[k] >= 0 && fabsf(sqg[k] - gain * p->win_sq[k]) > thr;
 	}
 	if (moved) {
 		p->win = true;
@@ -663,12 +720,13 @@ int gv_pipeline_feed(gv_pipeline *p, const gv_image *rgb, double t, gv_observati
 		memcpy(p->win_sq, sqg, sizeof sqg);
 		p->read_in_window = false;
 		p->hidden_reading = false;
-		return 0;
+		if (!sparse)
+			return 0;
 	}
-	if (t - p->win_t < p->o.still_s - 1e-6)
+	if (!sparse && t - p->win_t < p->o.still_s - 1e-6)
 		return 0;
 	double wait = p->hidden_reading ? (p->o.still_s > 0.1 ? p->o.still_s : 0.1) : p->o.repeat_s;
-	if (p->read_in_window && t - p->read_t < wait - 1e-6)
+	if (!sparse && p->read_in_window && t - p->read_t < wait - 1e-6)
 		return 0;
 	bool again = p->read_in_window && !p->hidden_reading;
 	p->read_in_window = true;
