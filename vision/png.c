@@ -1,6 +1,8 @@
 /* goref vision: PNG files through libpng. See png.h. */
 #include "png.h"
 
+#include "imgio.h"
+
 #include <errno.h>
 /* libpng's own header: vision/png.h shadows <png.h> on the include path */
 #include <libpng16/png.h>
@@ -118,6 +120,13 @@ int gv_png_read(const char *path, gv_image *out, char *err, size_t cap)
 	}
 	png_init_io(p, f);
 	png_set_sig_bytes(p, 8);
+	/* bounds for any input: the sides (checked in IHDR, before anything is
+	 * allocated), the bytes any chunk but IDAT may claim (a tEXt or iTXt
+	 * chunk claiming 2 GB is refused at its header), how many ancillary
+	 * chunks are kept */
+	png_set_user_limits(p, GV_MAX_SIDE, GV_MAX_SIDE);
+	png_set_chunk_malloc_max(p, GV_PNG_CHUNK_MAX);
+	png_set_chunk_cache_max(p, GV_PNG_CHUNK_COUNT_MAX);
 	png_read_info(p, info);
 	int type = png_get_color_type(p, info);
 	int depth = png_get_bit_depth(p, info);
@@ -130,9 +139,19 @@ int gv_png_read(const char *path, gv_image *out, char *err, size_t cap)
 	if (png_get_valid(p, info, PNG_INFO_tRNS))
 		png_set_tRNS_to_alpha(p);
 	png_set_strip_alpha(p);
+	/* before png_read_update_info, or interlaced rows come out garbled */
+	int passes = png_set_interlace_handling(p);
 	png_read_update_info(p, info);
 	int channels = png_get_channels(p, info);
 	png_uint_32 w = png_get_image_width(p, info), h = png_get_image_height(p, info);
+	if ((double)w * (double)h > (double)GV_MAX_PIXELS) {
+		png_destroy_read_struct(&p, &info, NULL);
+		fclose(f);
+		if (err && cap)
+			snprintf(err, cap, "%s: %lux%lu pixels: over the bound of %ld megapixels", path, (unsigned long)w,
+			         (unsigned long)h, GV_MAX_PIXELS / 1000000);
+		return GV_EREAD;
+	}
 	if (channels != 1 && channels != 3) {
 		png_destroy_read_struct(&p, &info, NULL);
 		fclose(f);
@@ -146,7 +165,6 @@ int gv_png_read(const char *path, gv_image *out, char *err, size_t cap)
 		set_err(err, cap, path, rc == GV_ENOMEM ? "out of memory" : "image too large");
 		return rc == GV_ENOMEM ? GV_ENOMEM : GV_EREAD;
 	}
-	int passes = png_set_interlace_handling(p);
 	for (int pass = 0; pass < passes; pass++)
 		for (png_uint_32 y = 0; y < h; y++)
 			png_read_row(p, dst->data + (size_t)y * dst->stride, NULL);
