@@ -170,6 +170,11 @@ static int read_jpeg(head *hd, const char *path, int max_side, gv_image *out, ch
 		rc = GV_EREAD;
 		goto done;
 	}
+	if (w <= 0 || h <= 0) {
+		set_err(err, cap, path, "not a JPEG image libjpeg-turbo can read (no frame header)");
+		rc = GV_EREAD;
+		goto done;
+	}
 	rc = check_size(w, h, path, err, cap);
 	if (rc)
 		goto done;
