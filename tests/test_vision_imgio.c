@@ -418,8 +418,9 @@ static void test_jpeg_over_the_pixel_bound(void **st)
 }
 
 /* With a maximum size a JPEG is decoded at a DCT scale: 400 x 200 into at
- * most 120 is 1/4 (100 x 50; 3/8 would be 150); no maximum, or a larger
- * one, is the full size; a PNG is shrunk after reading (120 x 60). */
+ * most 120 is 1/4 (100 x 50; 3/8 would be 150), at most 300 is 3/4; a PNG
+ * is shrunk after reading (120 x 60); no maximum, or a larger one, is the
+ * full size. */
 static void test_read_at_a_maximum_size(void **st)
 {
 	(void)st;
@@ -460,6 +461,11 @@ static void test_read_at_a_maximum_size(void **st)
 			}
 		gv_image_free(&b);
 	}
+	/* at most 300: 3/4 */
+	assert_int_equal(gv_imread_max(&b, at("big.jpg"), 300, err, sizeof err), 0);
+	assert_int_equal(b.width, 300);
+	assert_int_equal(b.height, 150);
+	gv_image_free(&b);
 	assert_int_equal(gv_imread_max(&b, at("big.jpg"), -1, err, sizeof err), GV_EINVAL);
 	gv_image_free(&a);
 }

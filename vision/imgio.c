@@ -123,8 +123,10 @@ static int read_all(head *h, size_t max, unsigned char **buf, size_t *len, const
 
 /* ---- JPEG ------------------------------------------------------------- */
 
-/* The scaled size to decode at: the largest DCT scale (at most 1) whose
- * result fits in max_side, else the smallest one. */
+/* The scaled size to decode at: the largest of libjpeg-turbo's DCT scales
+ * (8/8, 7/8, ..., 1/8) whose result fits in max_side, else the smallest.
+ * 1/2, 1/4 and 1/8 decode faster than the full size; the others (no SIMD
+ * code) about as fast, in less memory. */
 static void jpeg_scale(int w, int h, int max_side, int *sw, int *sh)
 {
 	*sw = w;

@@ -37,9 +37,12 @@ int gv_imread(gv_image *out, const char *path, char *err, size_t cap);
 /* The same, at most max_side pixels on the longer side when max_side > 0
  * (0: full size, exactly gv_imread). A JPEG is decoded directly at the
  * largest of libjpeg-turbo's DCT scales (8/8, 7/8, ..., 1/8) that fits, so a
- * large photo never needs a full-size buffer; what is still larger after
- * that (another format, or a JPEG over 8 times too large) is shrunk by area
- * averaging. The aspect ratio is kept (to the pixel). */
+ * large photo never needs a full-size buffer: its longer side L comes out
+ * at most max_side and less than L/8 short of it, with no resampling of
+ * ours (4080 x 3060 at 2048 is 2040 x 1530, at 1/2; at 800, 510 x 383).
+ * What is still larger (another format, or a JPEG over 8 times too large)
+ * is shrunk to max_side by area averaging. The aspect ratio is kept (to the
+ * pixel). */
 int gv_imread_max(gv_image *out, const char *path, int max_side, char *err, size_t cap);
 
 /* Writes img (1 or 3 channels, RGB) to path in the format its extension
