@@ -29,7 +29,7 @@ has "detect empty file" err "empty.jpg: an empty file"
 mkdir "$tmp/folder.jpg"
 run "detect folder" 2 "$goref" detect "$tmp/folder.jpg"
 has "detect folder" err "folder.jpg: a folder"
-# a flat grey picture (plain PGM, which OpenCV reads): no board in it
+# a flat grey picture (plain PGM, which vision/imgio.c reads): no board in it
 {
 	echo "P2 64 48 255"
 	for ((i = 0; i < 64 * 48; i++)); do echo 128; done
