@@ -21,7 +21,15 @@ has "detect missing file" err "none.jpg"
 printf 'not an image\n' >"$tmp/text.jpg"
 run "detect not an image" 2 "$goref" detect "$tmp/text.jpg"
 has "detect not an image" err "text.jpg"
-# a flat grey picture (plain PGM, which OpenCV reads): no board in it
+# an empty file and a folder: named, and what they are (not "an image OpenCV
+# cannot decode")
+: >"$tmp/empty.jpg"
+run "detect empty file" 2 "$goref" detect "$tmp/empty.jpg"
+has "detect empty file" err "empty.jpg: an empty file"
+mkdir "$tmp/folder.jpg"
+run "detect folder" 2 "$goref" detect "$tmp/folder.jpg"
+has "detect folder" err "folder.jpg: a folder"
+# a flat grey picture (plain PGM, which vision/imgio.c reads): no board in it
 {
 	echo "P2 64 48 255"
 	for ((i = 0; i < 64 * 48; i++)); do echo 128; done
@@ -68,6 +76,14 @@ run "detect corners crossed" 64 "$goref" detect --corners 939,55,407,45,991,643,
 has "detect corners crossed" err "do not go clockwise"
 run "detect text" 0 "$goref" detect "$seq0"
 if [ "$(wc -l <"$tmp/out")" -eq 19 ] && ! grep -qv '^[.XO]\{19\}$' "$tmp/out"; then ok; else bad "detect text: not 19 lines of 19 .XO"; fi
+# the same photo cut to 40% and 60% of its length: refused, named, no board
+# printed (libjpeg alone shows the missing part grey and says only a warning)
+for pc in 40 60; do
+	head -c $(($(wc -c <"$seq0") * pc / 100)) "$seq0" >"$tmp/cut$pc.jpg"
+	run "detect cut to $pc%" 2 "$goref" detect "$tmp/cut$pc.jpg"
+	has "detect cut to $pc%" err "cut$pc.jpg: a damaged or cut-short JPEG"
+	if [ ! -s "$tmp/out" ]; then ok; else bad "detect cut to $pc%: printed a board"; fi
+done
 
 # every photo with a label, t2/skip included (NAME.disputed.txt is no label)
 nphotos=$(find "$data" -name '*.txt' | while read -r t; do b=${t%.txt}; [ -e "$b.jpg" ] && echo; done | wc -l)

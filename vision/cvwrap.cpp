@@ -15,7 +15,6 @@ extern "C" {
 
 #include <opencv2/calib3d.hpp>
 #include <opencv2/core.hpp>
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 namespace {
@@ -37,23 +36,6 @@ bool valid(const gv_image *img)
 cv::Mat wrap(const gv_image *img)
 {
 	return cv::Mat(img->height, img->width, CV_8UC(img->channels), img->data, img->stride);
-}
-
-// Allocates out to the size and channels of m and copies m into it.
-int export_mat(const cv::Mat &m, gv_image *out, char *err, size_t cap, const char *what)
-{
-	if (m.depth() != CV_8U || (m.channels() != 1 && m.channels() != 3)) {
-		set_err(err, cap, what, "unexpected image type");
-		return GV_ECV;
-	}
-	int rc = gv_image_alloc(out, m.cols, m.rows, m.channels());
-	if (rc) {
-		set_err(err, cap, what, rc == GV_ENOMEM ? "out of memory" : "bad image size");
-		return rc;
-	}
-	cv::Mat dst = wrap(out);
-	m.copyTo(dst);
-	return GV_OK;
 }
 
 // Runs f (which may throw) and turns every exception into a code.
@@ -85,60 +67,6 @@ extern "C" int gv_cv_threads(int n, char *err, size_t cap)
 {
 	return guarded("threads", err, cap, nullptr, [&]() -> int {
 		cv::setNumThreads(n);
-		return GV_OK;
-	});
-}
-
-extern "C" int gv_imread(gv_image *out, const char *path, char *err, size_t cap)
-{
-	if (!out || !path) {
-		set_err(err, cap, "imread", "bad argument");
-		return GV_EINVAL;
-	}
-	std::memset(out, 0, sizeof *out);
-	return guarded("imread", err, cap, out, [&]() -> int {
-		std::FILE *f = std::fopen(path, "rb");
-		if (!f) {
-			if (err && cap)
-				std::snprintf(err, cap, "%s: %s", path, std::strerror(errno));
-			return GV_EREAD;
-		}
-		std::fclose(f);
-		cv::Mat bgr = cv::imread(path, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
-		if (bgr.empty()) {
-			if (err && cap)
-				std::snprintf(err, cap, "%s: not an image OpenCV can decode", path);
-			return GV_EREAD;
-		}
-		cv::Mat rgb;
-		cv::cvtColor(bgr, rgb, cv::COLOR_BGR2RGB);
-		return export_mat(rgb, out, err, cap, "imread");
-	});
-}
-
-extern "C" int gv_imwrite(const char *path, const gv_image *img, int quality, char *err, size_t cap)
-{
-	if (!path || !valid(img)) {
-		set_err(err, cap, "imwrite", "bad argument");
-		return GV_EINVAL;
-	}
-	return guarded("imwrite", err, cap, nullptr, [&]() -> int {
-		cv::Mat m = wrap(img), bgr;
-		if (img->channels == 3)
-			cv::cvtColor(m, bgr, cv::COLOR_RGB2BGR);
-		else
-			bgr = m;
-		std::vector<int> params;
-		if (quality > 0) {
-			params.push_back(cv::IMWRITE_JPEG_QUALITY);
-			params.push_back(quality > 100 ? 100 : quality);
-		}
-		if (!cv::imwrite(path, bgr, params)) {
-			if (err && cap)
-				std::snprintf(err, cap, "%s: cannot write (unknown extension or %s)", path,
-				              std::strerror(errno));
-			return GV_EWRITE;
-		}
 		return GV_OK;
 	});
 }

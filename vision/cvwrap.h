@@ -15,6 +15,8 @@
 #include <stddef.h>
 
 #include "image.h"
+/* gv_imread and gv_imwrite, which were here while OpenCV read the files */
+#include "imgio.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,16 +25,6 @@ extern "C" {
 /* OpenCV's worker threads: n = 1 keeps every call on the calling thread
  * (what "one core" means in the figures). Returns 0 or GV_ECV. */
 int gv_cv_threads(int n, char *err, size_t cap);
-
-/* Reads a photo (JPEG, PNG, ...) as 3-channel RGB in its stored pixel order
- * (the EXIF orientation tag is ignored). GV_EREAD when the file is missing or
- * cannot be decoded. */
-int gv_imread(gv_image *out, const char *path, char *err, size_t cap);
-
-/* Writes img (1 or 3 channels, RGB) to path in the format its extension
- * names (.jpg, .png, ...); quality 1..100 is the JPEG quality (0: OpenCV's
- * default, 95). GV_EWRITE when it cannot be written. */
-int gv_imwrite(const char *path, const gv_image *img, int quality, char *err, size_t cap);
 
 /* Resizes src (1 or 3 channels) to width x height (area averaging when
  * shrinking, bilinear when enlarging). */

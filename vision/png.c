@@ -1,6 +1,8 @@
 /* goref vision: PNG files through libpng. See png.h. */
 #include "png.h"
 
+#include "imgio.h"
+
 #include <errno.h>
 /* libpng's own header: vision/png.h shadows <png.h> on the include path */
 #include <libpng16/png.h>
@@ -12,20 +14,28 @@
 /* libpng reports errors through these; the message is kept for the caller. */
 typedef struct png_ctx {
 	char msg[200];
+	char warning[120]; /* the last warning: it may say why an error came */
 } png_ctx;
 
 static void on_error(png_structp p, png_const_charp msg)
 {
 	png_ctx *ctx = png_get_error_ptr(p);
-	if (ctx)
-		snprintf(ctx->msg, sizeof ctx->msg, "%s", msg);
+	if (ctx) {
+		if (!strcmp(msg, "Read Error"))
+			msg = "the file ends early"; /* libpng's words for a short read */
+		if (ctx->warning[0])
+			snprintf(ctx->msg, sizeof ctx->msg, "%s (%s)", msg, ctx->warning);
+		else
+			snprintf(ctx->msg, sizeof ctx->msg, "%s", msg);
+	}
 	png_longjmp(p, 1);
 }
 
 static void on_warning(png_structp p, png_const_charp msg)
 {
-	(void)p;
-	(void)msg;
+	png_ctx *ctx = png_get_error_ptr(p);
+	if (ctx)
+		snprintf(ctx->warning, sizeof ctx->warning, "%s", msg);
 }
 
 static void set_err(char *err, size_t cap, const char *path, const char *msg)
@@ -47,7 +57,7 @@ int gv_png_write(const char *path, const gv_image *img, char *err, size_t cap)
 		set_err(err, cap, path, strerror(errno));
 		return GV_EWRITE;
 	}
-	png_ctx ctx = {{0}};
+	png_ctx ctx = {{0}, {0}};
 	png_structp p = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
 	png_infop info = p ? png_create_info_struct(p) : NULL;
 	if (!p || !info) {
@@ -98,7 +108,7 @@ int gv_png_read(const char *path, gv_image *out, char *err, size_t cap)
 		set_err(err, cap, path, "not a PNG file");
 		return GV_EREAD;
 	}
-	png_ctx ctx = {{0}};
+	png_ctx ctx = {{0}, {0}};
 	png_structp p = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
 	png_infop info = p ? png_create_info_struct(p) : NULL;
 	if (!p || !info) {
@@ -118,7 +128,31 @@ int gv_png_read(const char *path, gv_image *out, char *err, size_t cap)
 	}
 	png_init_io(p, f);
 	png_set_sig_bytes(p, 8);
+	/* Bounds for any input: the sides (checked in IHDR, before anything is
+	 * allocated), the bytes a chunk may make libpng allocate, how many
+	 * ancillary chunks are kept. Over the chunk limit is only a warning
+	 * to libpng, and its handler then allocates what the chunk claims (a
+	 * tEXt claiming 2 GB took 2.1 GB): so the ancillary chunks that
+	 * allocate by their length, and that nothing here uses, are not
+	 * handled at all but skipped, read through without a buffer, as
+	 * unknown chunks are. */
+	png_set_user_limits(p, GV_MAX_SIDE, GV_MAX_SIDE);
+	png_set_chunk_malloc_max(p, GV_PNG_CHUNK_MAX);
+	png_set_chunk_cache_max(p, GV_PNG_CHUNK_COUNT_MAX);
+	static const png_byte skipped[] = "tEXt\0zTXt\0iTXt\0sPLT\0iCCP\0eXIf\0pCAL\0sCAL\0hIST\0bKGD\0"
+	                                   "cHRM\0gAMA\0sBIT\0sRGB\0oFFs\0pHYs\0tIME";
+	png_set_keep_unknown_chunks(p, PNG_HANDLE_CHUNK_NEVER, skipped, (int)(sizeof skipped / 5));
+	png_set_keep_unknown_chunks(p, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
 	png_read_info(p, info);
+	if ((double)png_get_image_width(p, info) * (double)png_get_image_height(p, info) > (double)GV_MAX_PIXELS) {
+		if (err && cap)
+			snprintf(err, cap, "%s: %lux%lu pixels: over the bound of %ld megapixels", path,
+			         (unsigned long)png_get_image_width(p, info), (unsigned long)png_get_image_height(p, info),
+			         GV_MAX_PIXELS / 1000000);
+		png_destroy_read_struct(&p, &info, NULL);
+		fclose(f);
+		return GV_EREAD;
+	}
 	int type = png_get_color_type(p, info);
 	int depth = png_get_bit_depth(p, info);
 	if (depth == 16)
@@ -130,6 +164,8 @@ int gv_png_read(const char *path, gv_image *out, char *err, size_t cap)
 	if (png_get_valid(p, info, PNG_INFO_tRNS))
 		png_set_tRNS_to_alpha(p);
 	png_set_strip_alpha(p);
+	/* before png_read_update_info, or interlaced rows come out garbled */
+	int passes = png_set_interlace_handling(p);
 	png_read_update_info(p, info);
 	int channels = png_get_channels(p, info);
 	png_uint_32 w = png_get_image_width(p, info), h = png_get_image_height(p, info);
@@ -146,7 +182,6 @@ int gv_png_read(const char *path, gv_image *out, char *err, size_t cap)
 		set_err(err, cap, path, rc == GV_ENOMEM ? "out of memory" : "image too large");
 		return rc == GV_ENOMEM ? GV_ENOMEM : GV_EREAD;
 	}
-	int passes = png_set_interlace_handling(p);
 	for (int pass = 0; pass < passes; pass++)
 		for (png_uint_32 y = 0; y < h; y++)
 			png_read_row(p, dst->data + (size_t)y * dst->stride, NULL);

@@ -12,9 +12,18 @@
  * Returns 0, GV_EINVAL or GV_EWRITE with a message in err[0..cap). */
 int gv_png_write(const char *path, const gv_image *img, char *err, size_t cap);
 
+/* Limits of the reader (besides imgio.h's GV_MAX_SIDE and GV_MAX_PIXELS):
+ * no chunk but IDAT may claim more than GV_PNG_CHUNK_MAX bytes (a larger
+ * one is refused at its header, before anything is allocated for it), and
+ * at most GV_PNG_CHUNK_COUNT_MAX ancillary chunks (text, sPLT, unknown)
+ * are kept. */
+#define GV_PNG_CHUNK_MAX 8000000
+#define GV_PNG_CHUNK_COUNT_MAX 1000
+
 /* Reads an 8-bit (or 16-bit, reduced; palette and grey+alpha expanded, alpha
  * dropped) PNG into out: 1 channel for grey files, 3 for colour ones.
- * Returns 0, GV_EREAD (missing or not a valid PNG) or GV_ENOMEM. */
+ * Interlaced files are read too. Returns 0, GV_EREAD (missing, not a valid
+ * PNG, or over the limits) or GV_ENOMEM. */
 int gv_png_read(const char *path, gv_image *out, char *err, size_t cap);
 
 #endif

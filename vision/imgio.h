@@ -1,0 +1,59 @@
+/*
+ * goref vision: image files without OpenCV's imgcodecs.
+ *
+ * JPEG through libjpeg-turbo (the TurboJPEG API), PNG through libpng
+ * (vision/png.c), and the Netpbm formats (PGM/PPM, plain or raw) by hand.
+ * The format is told by the file's first bytes, not by its name.
+ *
+ * Bounds, for any input: an image is refused before a pixel is decoded when
+ * its header declares more than GV_MAX_PIXELS pixels or a side longer than
+ * GV_MAX_SIDE; a JPEG file larger than GV_MAX_JPEG_BYTES is not read; a
+ * progressive JPEG with more than 500 scans is refused (TJFLAG_LIMITSCANS);
+ * PNG chunk limits are in png.h.
+ */
+#ifndef GOREF_VISION_IMGIO_H
+#define GOREF_VISION_IMGIO_H
+
+#include <stddef.h>
+
+#include "image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GV_MAX_PIXELS 100000000L            /* 100 megapixels */
+#define GV_MAX_SIDE 32768                   /* pixels, either side (gv_image_alloc's bound) */
+#define GV_MAX_JPEG_BYTES (128L * 1024 * 1024) /* a JPEG file's size */
+
+/* Reads a photo (JPEG, PNG, PGM/PPM) as 3-channel RGB in its stored pixel
+ * order (the EXIF orientation tag is ignored); a grey image comes back with
+ * its three channels equal. GV_EREAD when the file is missing, empty, a
+ * folder, of another format, over the bounds above, or damaged (a JPEG cut
+ * short or with corrupt data is refused, not shown half grey); GV_ENOMEM.
+ * The message in err[0..cap) starts with the path. */
+int gv_imread(gv_image *out, const char *path, char *err, size_t cap);
+
+/* The same, at most max_side pixels on the longer side when max_side > 0
+ * (0: full size, exactly gv_imread). A JPEG is decoded directly at the
+ * largest of libjpeg-turbo's DCT scales (8/8, 7/8, ..., 1/8) that fits, so a
+ * large photo never needs a full-size buffer: its longer side L comes out
+ * at most max_side and less than L/8 short of it, with no resampling of
+ * ours (4080 x 3060 at 2048 is 2040 x 1530, at 1/2; at 800, 510 x 383).
+ * What is still larger (another format, or a JPEG over 8 times too large)
+ * is shrunk to max_side by area averaging. The aspect ratio is kept (to the
+ * pixel). */
+int gv_imread_max(gv_image *out, const char *path, int max_side, char *err, size_t cap);
+
+/* Writes img (1 or 3 channels, RGB) to path in the format its extension
+ * names: .png (libpng) or .jpg / .jpeg (libjpeg-turbo: baseline, 4:2:0,
+ * the accurate DCT; byte for byte what OpenCV's imwrite wrote); quality
+ * 1..100 is the JPEG quality (0: 95). GV_EWRITE when it cannot be
+ * written or the extension is another one. */
+int gv_imwrite(const char *path, const gv_image *img, int quality, char *err, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
