@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "classify.h"
-#include "detect.h"
 #include "geom.h"
 #include "locate.h"
 
@@ -409,26 +408,22 @@ static int covered_points(gv_pipeline *p, double t, const unsigned char *cells, 
 	return added;
 }
 
-/* Looks for the grid, as detect does (a grid only with its proof, the
- * board's outline when the lines give none); 1 found (into H), 0 not, <0
- * error. */
+/* Looks for the grid; 1 found (into H), 0 not, <0 error. */
 static int search(gv_pipeline *p, const gv_image *f, double H[9], char *err, size_t cap)
 {
-	gv_detect_opts o = {.size = p->size};
-	gv_detection *d = malloc(sizeof *d);
-	if (!d)
-		return GV_ENOMEM;
+	gv_locate_opts lo = {.size = p->size, .work_px = 0};
+	gv_grid g;
 	p->st.locates++;
-	int rc = gv_detect(d, f, &o, err, cap);
-	if (rc == 0)
-		memcpy(H, d->H, sizeof d->H);
-	free(d);
+	int rc = gv_locate(f, &lo, &g, err, cap);
 	if (rc == GV_ENOTFOUND) {
 		if (err && cap)
 			err[0] = 0;
 		return 0;
 	}
-	return rc ? rc : 1;
+	if (rc)
+		return rc;
+	memcpy(H, g.H, sizeof g.H);
+	return 1;
 }
 
 static double corner_shift(const double a[8], const double b[8])
