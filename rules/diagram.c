@@ -11,10 +11,15 @@ bool gr_diagram_skip_line(const char *line, size_t len)
 	return i == len || line[i] == '#';
 }
 
-static int cell_of(char ch, unsigned char *cell, unsigned char *dead)
+static int cell_of(char ch, unsigned char *cell, unsigned char *dead, bool unseen)
 {
 	*dead = 0;
 	switch (ch) {
+	case '?':
+		if (!unseen)
+			return -1;
+		*cell = GR_UNSEEN;
+		return 0;
 	case '.': *cell = GR_EMPTY; return 0;
 	case 'X': case 'B': *cell = GR_BLACK; return 0;
 	case 'O': case 'W': *cell = GR_WHITE; return 0;
@@ -24,8 +29,8 @@ static int cell_of(char ch, unsigned char *cell, unsigned char *dead)
 	}
 }
 
-int gr_diagram_row(const char *line, size_t len, int lineno, unsigned char *cells,
-                   unsigned char *dead, gr_error *err)
+static int read_row(const char *line, size_t len, int lineno, unsigned char *cells, unsigned char *dead,
+                    gr_error *err, bool unseen)
 {
 	while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
 		len--;
@@ -41,10 +46,10 @@ int gr_diagram_row(const char *line, size_t len, int lineno, unsigned char *cell
 			continue;
 		}
 		unsigned char c, d;
-		if (cell_of(ch, &c, &d) != 0)
+		if (cell_of(ch, &c, &d, unseen) != 0)
 			return gr_error_set(err, GR_EPARSE, lineno, (int)i + 1,
-			                    "unexpected character '%c' in a board row (use . X O x o, or . B W)",
-			                    (ch >= 32 && ch < 127) ? ch : '?');
+			                    "unexpected character '%c' in a board row (use . X O x o, or . B W%s)",
+			                    (ch >= 32 && ch < 127) ? ch : '?', unseen ? "; ? for a point not seen" : "");
 		if (!spaced && (ch == 'B' || ch == 'W'))
 			return gr_error_set(err, GR_EPARSE, lineno, (int)i + 1,
 			                    "'%c' belongs to the space-separated form; use X and O here", ch);
@@ -57,6 +62,18 @@ int gr_diagram_row(const char *line, size_t len, int lineno, unsigned char *cell
 		n++;
 	}
 	return n;
+}
+
+int gr_diagram_row(const char *line, size_t len, int lineno, unsigned char *cells,
+                   unsigned char *dead, gr_error *err)
+{
+	return read_row(line, len, lineno, cells, dead, err, false);
+}
+
+int gr_diagram_row_seen(const char *line, size_t len, int lineno, unsigned char *cells,
+                        unsigned char *dead, gr_error *err)
+{
+	return read_row(line, len, lineno, cells, dead, err, true);
 }
 
 int gr_diagram_parse(gr_board *b, bool *dead, const char *text, size_t len, int expect_size,

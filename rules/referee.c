@@ -923,11 +923,19 @@ int gr_referee_observe(gr_referee *r, double t, const unsigned char *cells)
 {
 	if (!r || !cells || (r->have_t && t < r->t))
 		return GR_EINVAL;
-	for (int i = 0; i < r->size * r->size; i++)
-		if (cells[i] > GR_WHITE)
+	bool unseen = false;
+	for (int i = 0; i < r->size * r->size; i++) {
+		if (cells[i] == GR_UNSEEN)
+			unseen = true;
+		else if (cells[i] > GR_WHITE)
 			return GR_EINVAL;
+	}
 	r->have_t = true;
 	r->t = t;
+	/* a point not seen: this is no position. It neither plays a move nor
+	 * rules, and a change that was lasting goes on lasting through it */
+	if (unseen)
+		return 0;
 	const gr_board *b = rboard(r);
 	unsigned char seen[GR_MAX_POINTS];
 	memset(seen, GR_OFFBOARD, sizeof seen);

@@ -130,6 +130,13 @@ has "double move" out '"article":"17.2"'
 has "double move" out '"type":"warning","color":"B"'
 has "double5.sgf" double5.sgf "GRWARNB[1]"
 
+# points not seen ('?'): no position, no move, no ruling, persistence goes on
+run "unseen" 0 "$goref" referee "$fx/referee/unseen.log"
+has "unseen" out '{"t":3,"type":"move","color":"B","point":"C3"'
+has "unseen" out '{"t":7,"type":"wrong_removal","color":"W","points":["C3"]'
+has "unseen" out '{"t":9,"type":"restored"'
+hasnt "unseen" out '"t":2,'
+
 # a command before the first board
 run "command first" 2 "$goref" referee "$fx/referee/command_first.log"
 has "command first" err "command_first.log:2:"

@@ -382,6 +382,46 @@ static void test_many_stones_at_once(void **s)
 	gr_referee_free(ref);
 }
 
+/* Points not seen ('?'): such an observation is no position. A stone under
+ * a hand is no move yet; a removal lasts through a glimpse with a hand in
+ * it (persist 2: ruled at the second full sight); put back under a hand is
+ * not restored until seen whole. */
+static void test_unseen_points(void **s)
+{
+	(void)s;
+	gr_referee *ref = run_log("referee/unseen.log", &R, NULL);
+	EXPECT(&R, "move B C3 #1", "move W D4 #2", "wrong_removal W [C3]", "warning W w1", "restored",
+	       "move B B2 #3");
+	assert_non_null(strstr(R.json[2], "\"t\":7,"));
+	assert_non_null(strstr(R.json[4], "\"t\":9,"));
+	gr_referee_free(ref);
+
+	/* with persist 1, a removal seen only with a point unseen is never ruled */
+	gr_referee_options o;
+	gr_referee_options_init(&o);
+	o.persist = 1;
+	memset(&R, 0, sizeof R);
+	R.size = 3;
+	assert_int_equal(gr_referee_new(&ref, 3, &o, on_event, &R), 0);
+	unsigned char cells[9] = {0};
+	assert_int_equal(gr_referee_observe(ref, 1, cells), 0);
+	cells[4] = GR_BLACK;
+	assert_int_equal(gr_referee_observe(ref, 2, cells), 0);
+	assert_int_equal(R.n, 1);
+	cells[4] = GR_EMPTY;
+	cells[0] = GR_UNSEEN;
+	assert_int_equal(gr_referee_observe(ref, 3, cells), 0);
+	cells[1] = GR_WHITE; /* and no move either */
+	assert_int_equal(gr_referee_observe(ref, 4, cells), 0);
+	assert_int_equal(R.n, 1);
+	assert_int_equal(gr_record_move_count(gr_referee_record(ref)), 1);
+	/* time still may not go backwards, and other values are still refused */
+	assert_int_equal(gr_referee_observe(ref, 3, cells), GR_EINVAL);
+	cells[2] = 5;
+	assert_int_equal(gr_referee_observe(ref, 5, cells), GR_EINVAL);
+	gr_referee_free(ref);
+}
+
 static void test_commands_out_of_place(void **s)
 {
 	(void)s;
@@ -425,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_capture_dropped_back),
 		cmocka_unit_test(test_accept_and_restore),
 		cmocka_unit_test(test_many_stones_at_once),
+		cmocka_unit_test(test_unseen_points),
 		cmocka_unit_test(test_commands_out_of_place),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
