@@ -924,12 +924,12 @@ int gr_referee_observe(gr_referee *r, double t, const unsigned char *cells)
 	if (!r || !cells || (r->have_t && t < r->t))
 		return GR_EINVAL;
 	bool unseen = false;
-	for (int i = 0; i < r->size * r->size; i++) {
-		if (cells[i] == GR_UNSEEN)
+	for (int i = 0; i < r->size * r->size; i++)
+		if (cells[i] > GR_WHITE) {
+			if (cells[i] != GR_UNSEEN)
+				return GR_EINVAL;
 			unseen = true;
-		else if (cells[i] > GR_WHITE)
-			return GR_EINVAL;
-	}
+		}
 	r->have_t = true;
 	r->t = t;
 	/* a point not seen: this is no position. It neither plays a move nor
