@@ -745,9 +745,20 @@ static const fixed_case fixed[] = {
 	{"9x9-s0006.sgf", 8, 1, 0x83f981fd0816aaefULL},
 	{"19x19-s0212.sgf", 74, 3, 0x1088c137400457d7ULL},
 	{"19x19-s0209.sgf", 29, 2, 0xa8431d5bce19ea83ULL},
+	{"19x19-s0217.sgf", 4, 2, 0xec6b9411483d5f46ULL},    /* two changes at once */
+	{"19x19-s0217.sgf", 234, 2, 0x0eecdb998a018174ULL},  /* a region slid */
+	{"19x19-s0215.sgf", 146, 1, 0xa219e95335e08109ULL},  /* captures pending */
+	{"13x13-s0107.sgf", 94, 1, 0xade4c13b512afd93ULL},   /* captures pending */
+	/* a double move or a void stone ruled at once, the rest of the change
+	 * left out of it (then ruled apart, or as a wrong removal) */
+	{"19x19-s0217.sgf", 117, 2, 0xb417db220f92bc9eULL},
+	{"9x9-s0001.sgf", 3, 2, 0x0344e51de90e7d12ULL},
+	{"19x19-s0207.sgf", 221, 2, 0x270c752445551659ULL},
+	{"19x19-s0217.sgf", 68, 2, 0x3255bbc0a7cfcccbULL},
 	/* a captured stone swapped in colour closed the capture; put back as
 	 * it was, the stone was a new one (illegal) */
 	{"9x9-s0002.sgf", 38, 1, 0x1032518c97a85a5bULL},
+	{"13x13-s0108.sgf", 54, 1, 0x2a23a4206a984ac5ULL},
 };
 
 static void test_fixed_cases(void **state)
