@@ -11,15 +11,10 @@ bool gr_diagram_skip_line(const char *line, size_t len)
 	return i == len || line[i] == '#';
 }
 
-static int cell_of(char ch, unsigned char *cell, unsigned char *dead, bool unseen)
+static int cell_of(char ch, unsigned char *cell, unsigned char *dead)
 {
 	*dead = 0;
 	switch (ch) {
-	case '?':
-		if (!unseen)
-			return -1;
-		*cell = GR_UNSEEN;
-		return 0;
 	case '.': *cell = GR_EMPTY; return 0;
 	case 'X': case 'B': *cell = GR_BLACK; return 0;
 	case 'O': case 'W': *cell = GR_WHITE; return 0;
@@ -46,7 +41,10 @@ static int read_row(const char *line, size_t len, int lineno, unsigned char *cel
 			continue;
 		}
 		unsigned char c, d;
-		if (cell_of(ch, &c, &d, unseen) != 0)
+		if (unseen && ch == '?') {
+			c = GR_UNSEEN;
+			d = 0;
+		} else if (cell_of(ch, &c, &d) != 0)
 			return gr_error_set(err, GR_EPARSE, lineno, (int)i + 1,
 			                    "unexpected character '%c' in a board row (use . X O x o, or . B W%s)",
 			                    (ch >= 32 && ch < 127) ? ch : '?', unseen ? "; ? for a point not seen" : "");
