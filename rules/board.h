@@ -36,6 +36,10 @@ typedef enum gr_color {
 	GR_OFFBOARD = 3,
 } gr_color;
 
+/* Not a colour but a cell of an observation (a diagram's '?'): the point
+ * was not seen (a hand over it, a sheet of glare). */
+#define GR_UNSEEN 4
+
 /* The opponent of BLACK or WHITE. */
 static inline gr_color gr_other(gr_color c) { return (gr_color)(3 - c); }
 

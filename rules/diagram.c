@@ -24,8 +24,8 @@ static int cell_of(char ch, unsigned char *cell, unsigned char *dead)
 	}
 }
 
-int gr_diagram_row(const char *line, size_t len, int lineno, unsigned char *cells,
-                   unsigned char *dead, gr_error *err)
+static int read_row(const char *line, size_t len, int lineno, unsigned char *cells, unsigned char *dead,
+                    gr_error *err, bool unseen)
 {
 	while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
 		len--;
@@ -41,10 +41,13 @@ int gr_diagram_row(const char *line, size_t len, int lineno, unsigned char *cell
 			continue;
 		}
 		unsigned char c, d;
-		if (cell_of(ch, &c, &d) != 0)
+		if (unseen && ch == '?') {
+			c = GR_UNSEEN;
+			d = 0;
+		} else if (cell_of(ch, &c, &d) != 0)
 			return gr_error_set(err, GR_EPARSE, lineno, (int)i + 1,
-			                    "unexpected character '%c' in a board row (use . X O x o, or . B W)",
-			                    (ch >= 32 && ch < 127) ? ch : '?');
+			                    "unexpected character '%c' in a board row (use . X O x o, or . B W%s)",
+			                    (ch >= 32 && ch < 127) ? ch : '?', unseen ? "; ? for a point not seen" : "");
 		if (!spaced && (ch == 'B' || ch == 'W'))
 			return gr_error_set(err, GR_EPARSE, lineno, (int)i + 1,
 			                    "'%c' belongs to the space-separated form; use X and O here", ch);
@@ -57,6 +60,18 @@ int gr_diagram_row(const char *line, size_t len, int lineno, unsigned char *cell
 		n++;
 	}
 	return n;
+}
+
+int gr_diagram_row(const char *line, size_t len, int lineno, unsigned char *cells,
+                   unsigned char *dead, gr_error *err)
+{
+	return read_row(line, len, lineno, cells, dead, err, false);
+}
+
+int gr_diagram_row_seen(const char *line, size_t len, int lineno, unsigned char *cells,
+                        unsigned char *dead, gr_error *err)
+{
+	return read_row(line, len, lineno, cells, dead, err, true);
 }
 
 int gr_diagram_parse(gr_board *b, bool *dead, const char *text, size_t len, int expect_size,

@@ -24,6 +24,11 @@
 int gr_diagram_row(const char *line, size_t len, int lineno, unsigned char *cells,
                    unsigned char *dead, gr_error *err);
 
+/* gr_diagram_row that also reads '?', a point not seen, as GR_UNSEEN (the
+ * observation log's rows). */
+int gr_diagram_row_seen(const char *line, size_t len, int lineno, unsigned char *cells,
+                        unsigned char *dead, gr_error *err);
+
 /* True if the line (without newline) is blank or a '#' comment. */
 bool gr_diagram_skip_line(const char *line, size_t len);
 

@@ -261,7 +261,7 @@ int gr_obslog_feed(gr_obslog *p, const char *line, size_t len, gr_obs_item *item
 		                              : "expected '@ SECONDS' (a log starts with a time)");
 	}
 	unsigned char row[GR_MAX_SIZE], dead[GR_MAX_SIZE];
-	int n = gr_diagram_row(line, len, p->lineno, row, dead, err);
+	int n = gr_diagram_row_seen(line, len, p->lineno, row, dead, err);
 	if (n < 0) {
 		p->state = OBS_SKIP;
 		return n;
@@ -342,7 +342,7 @@ size_t gr_obslog_write_position(double t, int size, const unsigned char *cells, 
 		char row[GR_MAX_SIZE + 1];
 		for (int x = 0; x < size; x++) {
 			unsigned char c = cells[y * size + x];
-			row[x] = c == GR_BLACK ? 'X' : c == GR_WHITE ? 'O' : '.';
+			row[x] = c == GR_BLACK ? 'X' : c == GR_WHITE ? 'O' : c == GR_UNSEEN ? '?' : '.';
 		}
 		row[size] = '\n';
 		put(buf, cap, &k, row, (size_t)size + 1);

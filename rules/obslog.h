@@ -3,7 +3,8 @@
  * referee.
  *
  *   @ SECONDS            then the board diagram (N lines of . X O): what the
- *                        camera saw as stable at that time
+ *                        camera saw as stable at that time; '?' is a point
+ *                        not seen (a hand, glare), GR_UNSEEN in cells
  *   @ SECONDS COMMAND    what the operator said: pass, resign B, resign W,
  *                        end, count, accept, restore
  *
@@ -35,7 +36,7 @@ typedef struct gr_obs_item {
 	double t;
 	int line;            /* the line of the '@' */
 	int size;            /* POSITION: the board size */
-	unsigned char cells[GR_MAX_SIZE * GR_MAX_SIZE]; /* POSITION: [y * size + x], gr_color */
+	unsigned char cells[GR_MAX_SIZE * GR_MAX_SIZE]; /* POSITION: [y * size + x], gr_color or GR_UNSEEN */
 	gr_command command;  /* COMMAND */
 	gr_color color;      /* COMMAND resign: who resigns */
 } gr_obs_item;

@@ -6,6 +6,11 @@
 #include <string.h>
 
 #define MAX_SEARCH_STONES 8 /* missed moves the referee tries to order */
+/* Positions the order search may visit for one observation: with many new
+ * stones the orders are up to 8! * 8!, and a hostile or unlucky observation
+ * must still be answered at once (issue 17). 20000 positions take about
+ * 5 ms on one core of the development machine (README). */
+#define SEARCH_BUDGET 20000
 
 typedef enum phase {
 	PH_PLAYING = 0,
@@ -331,8 +336,11 @@ static void track_lifting(gr_referee *r, const unsigned char *seen)
 		/* the marks stay until all of it is off: a stone dropped back
 		 * while lifting is still part of the capture */
 		int left = 0;
+		/* a captured point showing the other colour is not lifted either
+		 * (a stone swapped, or played there early): it is judged as a
+		 * change, and the capture stays open until the point is empty */
 		for (int i = 0; i < r->ncap_list; i++)
-			left += seen[r->cap_list[i]] == r->capture_color[r->cap_list[i]];
+			left += seen[r->cap_list[i]] != GR_EMPTY;
 		if (!left) {
 			/* all of the last capture is off the board */
 			r->cap_open = false;
@@ -371,8 +379,12 @@ static void judge_missed_capture(gr_referee *r, const unsigned char *seen)
 		}
 		r->capture_color[pt] = 0;
 	}
-	if (!n)
+	if (!n) {
+		/* all of it off the board after all (a point played on as it was
+		 * lifted): the capture is done */
+		emit_capture(r, r->capturer, r->capture_move, r->cap_list, r->ncap_list);
 		return;
+	}
 	gr_color who = r->capturer;
 	char list[512], msg[700];
 	points_text(b, pts, n, list, sizeof list);
@@ -542,6 +554,8 @@ typedef struct search {
 	int best[MAX_SEARCH_STONES * 2];
 	int total;
 	int found;
+	long nodes;     /* positions visited so far */
+	bool exhausted; /* the budget ran out before the search ended */
 	bool allow_missing; /* earlier stones may be missing (judged apart) */
 	bool used[2][MAX_SEARCH_STONES];
 } search;
@@ -572,8 +586,12 @@ static bool matches_seen(const search *s, const gr_board *start, const gr_board 
 
 static void search_orders(search *s, const gr_board *b, gr_color c, int depth)
 {
-	if (s->found > 1)
+	if (s->found > 1 || s->exhausted)
 		return;
+	if (++s->nodes > SEARCH_BUDGET) {
+		s->exhausted = true;
+		return;
+	}
 	if (depth == s->total) {
 		if (matches_seen(s, rboard(s->r), b)) {
 			if (s->found++ == 0)
@@ -684,12 +702,17 @@ static bool judge_new_stones(gr_referee *r, const unsigned char *seen, const dif
 		if (alternates) {
 			search_orders(&s, b, to_move, 0);
 			if (s.found >= 1) {
-				if (s.found > 1) {
+				/* more than one order, or the budget ran out before a
+				 * second could be ruled out */
+				bool ambiguous = s.found > 1 || s.exhausted;
+				if (ambiguous) {
 					points_text(b, d->add, d->nadd, list, sizeof list);
 					snprintf(msg, sizeof msg,
-					         "%d stones appeared at once (%s) and more than one order of moves "
-					         "explains them: recorded in one of them; check the order with the players.",
-					         d->nadd, list);
+					         "%d stones appeared at once (%s) and %s: recorded in one of them; check "
+					         "the order with the players.",
+					         d->nadd, list,
+					         s.found > 1 ? "more than one order of moves explains them"
+					                     : "an order of moves explains them, too many to check for another");
 					gr_event e = new_event(GR_EV_AMBIGUOUS);
 					e.points = d->add;
 					e.npoints = d->nadd;
@@ -704,24 +727,36 @@ static bool judge_new_stones(gr_referee *r, const unsigned char *seen, const dif
 					accept_move(r, c, s.best[i], seen);
 					c = gr_other(c);
 				}
-				if (s.found > 1)
+				if (ambiguous)
 					note(r, msg);
 				return true;
 			}
+			/* the budget ran out with no order found: not taken as moves;
+			 * the board is judged as it stands (disturbed, 17.6), once the
+			 * change lasts */
 		}
-		/* a single stone that is not a legal move */
+		/* a single stone that is not a legal move, and nothing else
+		 * changed (with other changes, the whole is judged as one) */
 		if (d->nadd == 1) {
 			int pt = d->add[0];
 			gr_color c = (gr_color)seen[pt];
 			if (c == to_move) {
 				gr_legality l = gr_game_check(r->game, c, pt);
-				if (l != GR_LEGAL && !(l == GR_REPETITION && r->opt.repetition != GR_REP_FORBID)) {
+				if (l == GR_REPETITION && r->opt.repetition != GR_REP_FORBID && s.allow_missing) {
+					/* a repetition the tournament does not forbid: the
+					 * move stands and ends the game (article 20.3) */
+					judge_missed_capture(r, seen);
+					if (r->ph == PH_PLAYING)
+						accept_move(r, c, pt, seen);
+					return true;
+				}
+				if (l != GR_LEGAL && d->nrem == 0) {
 					judge_missed_capture(r, seen);
 					if (r->ph == PH_PLAYING)
 						void_move(r, c, pt, l);
 					return true;
 				}
-			} else {
+			} else if (d->nrem == 0) {
 				double_move(r, c, pt);
 				return true;
 			}
@@ -753,13 +788,16 @@ static void judge_leftover(gr_referee *r, const unsigned char *seen, const diff 
 	const gr_board *b = rboard(r);
 	char name[8], name2[8], msg[700], list[512];
 
+	/* nothing is ruled until the change has lasted; once it has, there is
+	 * always a ruling, and one only: every branch below ends in rule_on */
+	if (!persists(r, d))
+		return;
+
 	/* the last stone lifted and played elsewhere: a takeback (17.3) */
 	if (d->nadd == 1 && d->nrem == 1 && d->nswap == 0 && seen[d->add[0]] == b->color[d->rem[0]]) {
 		int from = d->rem[0], to = d->add[0];
 		gr_color c = (gr_color)b->color[from];
 		bool takeback = from == r->last_move_pt && c == r->last_mover;
-		if (!persists(r, d))
-			return;
 		gr_event e = new_event(takeback ? GR_EV_TAKEBACK : GR_EV_MOVED_STONE);
 		e.color = c;
 		e.point = from;
@@ -789,8 +827,6 @@ static void judge_leftover(gr_referee *r, const unsigned char *seen, const diff 
 	int changed = d->nadd + d->nrem + d->nswap;
 	/* stones taken off that the rules did not take */
 	if (d->nadd == 0 && d->nswap == 0 && d->nrem > 0 && d->nrem < r->opt.disturbed_threshold * 4) {
-		if (!persists(r, d))
-			return;
 		gr_color c = (gr_color)b->color[d->rem[0]];
 		bool one_colour = true;
 		for (int i = 1; i < d->nrem; i++)
@@ -818,9 +854,9 @@ static void judge_leftover(gr_referee *r, const unsigned char *seen, const diff 
 		}
 	}
 
-	/* anything else that lasts: the board is disturbed (17.6) */
-	if (!persists(r, d))
-		return;
+	/* anything else that lasts (stones of both colours taken off, stones
+	 * come that no move explains, a colour changed, a region slid): the
+	 * board is disturbed (17.6), to be restored from the record */
 	int pts[GR_MAX_POINTS], n = 0;
 	for (int i = 0; i < d->nadd; i++)
 		pts[n++] = d->add[i];
@@ -887,11 +923,25 @@ int gr_referee_observe(gr_referee *r, double t, const unsigned char *cells)
 {
 	if (!r || !cells || (r->have_t && t < r->t))
 		return GR_EINVAL;
-	for (int i = 0; i < r->size * r->size; i++)
-		if (cells[i] > GR_WHITE)
-			return GR_EINVAL;
+	/* one pass with no branch (vectorised), a second only when a cell is
+	 * not a colour */
+	int ncells = r->size * r->size;
+	unsigned char over = 0;
+	for (int i = 0; i < ncells; i++)
+		over |= cells[i] > GR_WHITE;
+	bool unseen = false;
+	for (int i = 0; over && i < ncells; i++)
+		if (cells[i] > GR_WHITE) {
+			if (cells[i] != GR_UNSEEN)
+				return GR_EINVAL;
+			unseen = true;
+		}
 	r->have_t = true;
 	r->t = t;
+	/* a point not seen: this is no position. It neither plays a move nor
+	 * rules, and a change that was lasting goes on lasting through it */
+	if (unseen)
+		return 0;
 	const gr_board *b = rboard(r);
 	unsigned char seen[GR_MAX_POINTS];
 	memset(seen, GR_OFFBOARD, sizeof seen);
@@ -919,7 +969,10 @@ int gr_referee_observe(gr_referee *r, double t, const unsigned char *cells)
 		bool back = true;
 		for (int i = 0; i < r->last.npoints && back; i++) {
 			int pt = r->last.points[i];
-			back = seen[pt] == now->color[pt] || (seen[pt] != GR_EMPTY && seen[pt] == r->lift_color[pt]);
+			/* captured or void stones still waiting to be lifted are as
+			 * the record allows */
+			back = seen[pt] == now->color[pt] ||
+			       (seen[pt] != GR_EMPTY && (seen[pt] == r->lift_color[pt] || seen[pt] == r->capture_color[pt]));
 		}
 		if (back) {
 			r->last.active = false;

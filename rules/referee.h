@@ -117,8 +117,10 @@ void gr_referee_free(gr_referee *r);
 int gr_referee_setup(gr_referee *r, gr_color c, int pt);
 
 /* A stable position as seen at time t: cells[y * size + x] is GR_EMPTY,
- * GR_BLACK or GR_WHITE, row 0 the top edge. Returns 0, or GR_EINVAL when t
- * goes backwards or a cell is not a colour. */
+ * GR_BLACK or GR_WHITE, row 0 the top edge. A cell GR_UNSEEN (a point not
+ * seen) makes the whole observation no position: nothing is judged, no move
+ * is played, and it neither counts for nor breaks a change's persistence.
+ * Returns 0, or GR_EINVAL when t goes backwards or a cell is not a colour. */
 int gr_referee_observe(gr_referee *r, double t, const unsigned char *cells);
 
 typedef enum gr_command {

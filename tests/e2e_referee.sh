@@ -130,6 +130,41 @@ has "double move" out '"article":"17.2"'
 has "double move" out '"type":"warning","color":"B"'
 has "double5.sgf" double5.sgf "GRWARNB[1]"
 
+# a triple ko reached by moves: White's retake at B2 repeats the whole board
+# (article 20.3), each way --repetition can say
+tk=$fx/referee/triple_ko.log
+run "triple ko forbid" 0 "$goref" referee --sgf "$tmp/tk.sgf" "$tk"
+has "triple ko forbid" out '{"t":28,"type":"illegal","color":"W","point":"B2","move":28,"rule":"repetition","article":"20"'
+has "triple ko forbid" out '{"t":28.5,"type":"lifted","points":["B2"]'
+has "triple ko forbid" out '{"t":29,"type":"move","color":"B","point":"J1","move":29'
+[ "$(grep -cE "$rulings" "$tmp/out")" -eq 1 ] && ok || bad "triple ko forbid: other rulings than the one"
+hasnt "triple ko forbid" out '"type":"result"'
+for rule in draw:Draw replay:Replay no-result:Void; do
+	run "triple ko ${rule%%:*}" 0 "$goref" referee --repetition "${rule%%:*}" "$tk"
+	has "triple ko ${rule%%:*}" out '{"t":28,"type":"move","color":"W","point":"B2","points":["C2"],"move":28'
+	has "triple ko ${rule%%:*}" out "{\"t\":28,\"type\":\"result\",\"result\":\"${rule##*:}\""
+	hasnt "triple ko ${rule%%:*}" out '"type":"illegal"'
+	hasnt "triple ko ${rule%%:*}" out '"t":29,'
+	if grep -qE "$rulings" "$tmp/out"; then bad "triple ko ${rule%%:*}: a ruling"; else ok; fi
+done
+# GNU Go as the oracle: before move 28 White's B2 is a superko (illegal with
+# situational superko), not a simple ko (legal with GNU Go's default rule)
+gnugo=/usr/games/gnugo
+if [ -x "$gnugo" ]; then
+	printf 'loadsgf %s 28\nis_legal W B2\nis_legal W J1\n' "$tmp/tk.sgf" >"$tmp/tk.gtp"
+	"$gnugo" --mode gtp --situational-superko <"$tmp/tk.gtp" | grep '^=' >"$tmp/gg"
+	[ "$(tr -d '\n' <"$tmp/gg")" = "= white= 0= 1" ] && ok || bad "GNU Go (superko): $(tr '\n' ' ' <"$tmp/gg")"
+	"$gnugo" --mode gtp <"$tmp/tk.gtp" | grep '^=' >"$tmp/gg"
+	[ "$(tr -d '\n' <"$tmp/gg")" = "= white= 1= 1" ] && ok || bad "GNU Go (simple ko): $(tr '\n' ' ' <"$tmp/gg")"
+fi
+
+# points not seen ('?'): no position, no move, no ruling, persistence goes on
+run "unseen" 0 "$goref" referee "$fx/referee/unseen.log"
+has "unseen" out '{"t":3,"type":"move","color":"B","point":"C3"'
+has "unseen" out '{"t":7,"type":"wrong_removal","color":"W","points":["C3"]'
+has "unseen" out '{"t":9,"type":"restored"'
+hasnt "unseen" out '"t":2,'
+
 # a command before the first board
 run "command first" 2 "$goref" referee "$fx/referee/command_first.log"
 has "command first" err "command_first.log:2:"

@@ -83,7 +83,7 @@ static void expect_position(const gr_obs_item *it, double t, int line, int size,
 	assert_int_equal(it->size, size);
 	assert_int_equal(strlen(rows), (size_t)(size * size));
 	for (int i = 0; i < size * size; i++) {
-		gr_color want = rows[i] == 'X' ? GR_BLACK : rows[i] == 'O' ? GR_WHITE : GR_EMPTY;
+		int want = rows[i] == 'X' ? GR_BLACK : rows[i] == 'O' ? GR_WHITE : rows[i] == '?' ? GR_UNSEEN : GR_EMPTY;
 		if (it->cells[i] != want)
 			fail_msg("cell %d (x %d, y %d): %d, expected %d", i, i % size, i / size, it->cells[i], want);
 	}
@@ -247,7 +247,7 @@ static void test_recovery(void **s)
 	assert_int_equal(feed_str(p, "@ 1", it, &err), 0);
 	assert_int_equal(feed_str(p, "..", it, &err), 0);
 	/* a bad row: the rest of this diagram is skipped quietly */
-	assert_int_equal(feed_str(p, ".?", it, &err), GR_EPARSE);
+	assert_int_equal(feed_str(p, ".!", it, &err), GR_EPARSE); /* ('?' is a point not seen) */
 	assert_int_equal(err.line, 3);
 	assert_int_equal(err.column, 2);
 	assert_int_equal(feed_str(p, "..", it, &err), 0);
@@ -369,8 +369,10 @@ static void test_round_trip(void **s)
 			} else {
 				w->kind = GR_OBS_POSITION;
 				w->size = size;
-				for (int i = 0; i < size * size; i++)
-					w->cells[i] = (unsigned char)rnd(3);
+				for (int i = 0; i < size * size; i++) {
+					int v = rnd(8); /* now and then a point not seen */
+					w->cells[i] = (unsigned char)(v == 7 ? GR_UNSEEN : v % 3);
+				}
 				len += gr_obslog_write_position(t, size, w->cells, text + len, sizeof text - len);
 			}
 			assert_true(len < sizeof text);
@@ -396,6 +398,35 @@ static void test_round_trip(void **s)
 		free(r);
 		free(want);
 	}
+}
+
+/* '?' is a point not seen (a hand, glare): read as GR_UNSEEN in both
+ * forms, written back as '?'; a board diagram (not an observation) still
+ * refuses it. */
+static void test_unseen_points(void **s)
+{
+	(void)s;
+	static const char text[] = "@ 1\n?X.\n.O?\n...\n@ 2\n? B .\n. . W\n? ? ?\n@ 3 pass\n";
+	parsed *r = malloc(sizeof *r);
+	assert_non_null(r);
+	parse_text(r, text, strlen(text), 0);
+	expect_ok(r);
+	assert_int_equal(r->n, 3);
+	expect_position(&r->items[0], 1, 1, 3, "?X..O?...");
+	expect_position(&r->items[1], 2, 5, 3, "?X...O???");
+	char buf[64];
+	gr_obslog_write_position(1, 3, r->items[0].cells, buf, sizeof buf);
+	assert_string_equal(buf, "@ 1\n?X.\n.O?\n...\n");
+	/* any other character is still an error, and the message says '?' */
+	parse_text(r, "@ 1\n?X!\n", strlen("@ 1\n?X!\n"), 0);
+	assert_int_equal(r->rc, GR_EPARSE);
+	assert_int_equal(r->err.line, 2);
+	assert_int_equal(r->err.column, 3);
+	assert_non_null(strstr(r->err.message, "? for a point not seen"));
+	free(r);
+	gr_board b;
+	gr_error err = {0};
+	assert_int_equal(gr_diagram_parse(&b, NULL, "?X\n..\n", 6, 0, &err), GR_EPARSE);
 }
 
 static void test_write_format(void **s)
@@ -451,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_times),
 		cmocka_unit_test(test_out_of_memory),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_unseen_points),
 		cmocka_unit_test(test_write_format),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
