@@ -149,7 +149,10 @@ static int write_all(gtp_engine *e, const char *buf, size_t n)
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			seterr(e, "writing \"%s\" to the engine: %s", e->last, strerror(errno));
+			if (errno == EPIPE) /* it exited before we wrote: as closed as a read of nothing */
+				seterr(e, "the engine closed its input (exited?) before \"%s\"", e->last);
+			else
+				seterr(e, "writing \"%s\" to the engine: %s", e->last, strerror(errno));
 			return GTP_EIO;
 		}
 		buf += w;
