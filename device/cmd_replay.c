@@ -59,8 +59,9 @@ static const char replay_usage[] =
 	"  --progress          progress on standard error about once a second\n"
 	"                      (the default when standard error is a terminal)\n"
 	"\n"
-	"Exit status: 0 the frames were refereed, 2 a frame, the source or an\n"
-	"output cannot be read or written, 64 a usage error.\n";
+	"Exit status: 0 the frames were refereed, 1 no board was found in any\n"
+	"frame, 2 a frame, the source or an output cannot be read or written,\n"
+	"64 a usage error.\n";
 
 typedef struct replay_ctx {
 	bool quiet;
@@ -222,8 +223,11 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (ref && !gr_referee_finished(ref))
 		final_count(ctx, ref, o.ref.komi, st.last_t);
-	if (!ref)
+	if (!ref) {
 		fprintf(stderr, "goref replay: no board was found in %ld frame%s\n", st.frames, st.frames == 1 ? "" : "s");
+		if (result == EXIT_OK)
+			result = EXIT_FOUND;
+	}
 	if (sgf_out && ref && cli_write_sgf(gr_referee_record(ref), sgf_out) != EXIT_OK)
 		result = EXIT_INPUT;
 	if (!quiet || ctx->events) {

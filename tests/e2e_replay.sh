@@ -25,9 +25,10 @@ run "missing folder" 2 "$goref" replay "$tmp/none"
 has "missing folder" err "none"
 mkdir "$tmp/empty"
 run "empty folder" 2 "$goref" replay "$tmp/empty"
-# raw frames with no board in them: no observation, no move, a clear message
+# raw frames with no board in them: no observation, no move, a clear message,
+# exit 1 (as detect when it finds no board)
 head -c $((64 * 48 * 3 * 5)) /dev/zero >"$tmp/black.rgb"
-run "raw frames, no board" 0 "$goref" replay --size 64x48 - <"$tmp/black.rgb"
+run "raw frames, no board" 1 "$goref" replay --size 64x48 - <"$tmp/black.rgb"
 has "raw frames, no board" err "no board was found in 5 frames"
 # a frame cut short
 head -c $((64 * 48 * 3 + 100)) /dev/zero >"$tmp/short.rgb"
