@@ -596,7 +596,11 @@ size_t gc_settings_update(const char *text, size_t len, const gc_settings *s, co
 			finish(&o);
 			return 0;
 		}
-		put(&o, line + sl.rest_at, full - sl.rest_at); /* the comment and the line end */
+		/* the comment and the line end; an empty value had no blank
+		 * before its comment (`key = # note`): one goes between them */
+		if (sl.rest_at < full && line[sl.rest_at] == '#')
+			put(&o, " ", 1);
+		put(&o, line + sl.rest_at, full - sl.rest_at);
 	}
 	bool first = true;
 	for (int i = 0; i < nkeys; i++) {

@@ -171,6 +171,15 @@ bool cli_parse_double(const char *opt, const char *s, double lo, double hi, doub
 	return true;
 }
 
+void cli_source_error(const char *cmd, const char *name, const char *err, const char *eol)
+{
+	size_t nl = strlen(name);
+	if (!strncmp(err, name, nl) && err[nl] == ':')
+		fprintf(stderr, "goref %s: %s%s", cmd, err, eol);
+	else
+		fprintf(stderr, "goref %s: %s: %s%s", cmd, name, err, eol);
+}
+
 bool cli_parse_corners(const char *opt, const char *s, double c[8])
 {
 	const char *p = s;

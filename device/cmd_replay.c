@@ -218,15 +218,14 @@ int cmd_replay(int argc, char **argv)
 	gd_loop_stats st;
 	int rc = gd_loop_run(src, &o, &ref, &st, err, sizeof err);
 	if (rc) {
-		fprintf(stderr, "goref replay: %s: %s\n", gd_source_name(src), err);
+		cli_source_error("replay", gd_source_name(src), err, "\n");
 		result = EXIT_INPUT;
 	}
 	if (ref && !gr_referee_finished(ref))
 		final_count(ctx, ref, o.ref.komi, st.last_t);
-	if (!ref) {
+	if (!ref && result == EXIT_OK) {
 		fprintf(stderr, "goref replay: no board was found in %ld frame%s\n", st.frames, st.frames == 1 ? "" : "s");
-		if (result == EXIT_OK)
-			result = EXIT_FOUND;
+		result = EXIT_FOUND;
 	}
 	if (sgf_out && ref && cli_write_sgf(gr_referee_record(ref), sgf_out) != EXIT_OK)
 		result = EXIT_INPUT;

@@ -478,7 +478,7 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 		double t = 0;
 		int r = gd_source_next(src, &frame, &t, err, sizeof err);
 		if (r < 0) {
-			fprintf(stderr, "goref watch: %s: %s\r\n", gd_source_name(src), err);
+			cli_source_error("watch", gd_source_name(src), err, "\r\n");
 			result = EXIT_INPUT;
 			break;
 		}

@@ -33,6 +33,8 @@ has "raw frames, no board" err "no board was found in 5 frames"
 # a frame cut short
 head -c $((64 * 48 * 3 + 100)) /dev/zero >"$tmp/short.rgb"
 run "raw frame cut short" 2 "$goref" replay --size 64x48 - <"$tmp/short.rgb"
+hasnt "raw frame cut short" err "stdin: stdin:"
+hasnt "raw frame cut short" err "no board was found"
 has "raw frame cut short" err "frame 1"
 
 # --- the real webcam sequence

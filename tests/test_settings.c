@@ -324,6 +324,14 @@ static void test_update(void **state)
 	/* an empty file gets the keys */
 	assert_true(gc_settings_update("", 0, &s, keys, 1, buf, sizeof buf) > 0);
 	assert_string_equal(buf, "camera = 900 901 320 240\n");
+	/* an empty value before a comment (issue 17: `corners =  # note` came
+	 * back as `corners = ... 452.2# note`, which no longer parsed) */
+	const char *empty = "camera =  # to measure\n";
+	n = gc_settings_update(empty, strlen(empty), &s, keys, 1, buf, sizeof buf);
+	assert_string_equal(buf, "camera = 900 901 320 240 # to measure\n");
+	gc_settings_init(&back);
+	assert_int_equal(gc_settings_parse(&back, buf, n, &err), 0);
+	assert_true(back.has_camera && back.camera[0] == 900);
 	/* an unknown key */
 	const char *nope[] = {"nope"};
 	assert_int_equal(gc_settings_update(text, strlen(text), &s, nope, 1, buf, sizeof buf), 0);
