@@ -58,14 +58,28 @@ char *cli_read_file(const char *path, size_t *len)
 	return buf;
 }
 
+void cli_put_clean(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+}
+
 void cli_report_error(const char *path, const gr_error *err)
 {
+	fputs("goref: ", stderr);
+	cli_put_clean(stderr, path);
 	if (err->line > 0 && err->column > 0)
-		fprintf(stderr, "goref: %s:%d:%d: %s\n", path, err->line, err->column, err->message);
+		fprintf(stderr, ":%d:%d", err->line, err->column);
 	else if (err->line > 0)
-		fprintf(stderr, "goref: %s:%d: %s\n", path, err->line, err->message);
-	else
-		fprintf(stderr, "goref: %s: %s\n", path, err->message);
+		fprintf(stderr, ":%d", err->line);
+	fputs(": ", stderr);
+	cli_put_clean(stderr, err->message);
+	fputc('\n', stderr);
 }
 
 int cli_load_sgf(gr_record **out, const char *path)

@@ -46,6 +46,9 @@ void cli_json_string(FILE *f, const char *s);
 /* Parses a number option; prints an error naming the option when bad. */
 bool cli_parse_double(const char *opt, const char *s, double lo, double hi, double *out);
 bool cli_parse_int(const char *opt, const char *s, int lo, int hi, int *out);
+/* s for a terminal: control bytes (an escape sequence in a file could
+ * retitle or clear the terminal) written as \xNN. */
+void cli_put_clean(FILE *f, const char *s);
 /* "goref CMD: NAME: ERR" and eol on stderr, NAME left out when ERR starts
  * with it already (a source's messages name it: "stdin: stdin: ..."). */
 void cli_source_error(const char *cmd, const char *name, const char *err, const char *eol);

@@ -88,10 +88,13 @@ static int load_settings(settings_file *f, const char *path)
 		return EXIT_INPUT;
 	gr_error err = {0};
 	if (gc_settings_parse(&f->s, f->text, f->len, &err)) {
+		fprintf(stderr, "goref calibrate: ");
+		cli_put_clean(stderr, path);
 		if (err.line > 0)
-			fprintf(stderr, "goref calibrate: %s: line %d: %s\n", path, err.line, err.message);
-		else
-			fprintf(stderr, "goref calibrate: %s: %s\n", path, err.message);
+			fprintf(stderr, ": line %d", err.line);
+		fputs(": ", stderr);
+		cli_put_clean(stderr, err.message);
+		fputc('\n', stderr);
 		free(f->text);
 		f->text = NULL;
 		return EXIT_INPUT;

@@ -39,6 +39,11 @@ if [ ! -e "$tmp/s.conf" ]; then ok; else bad "a failed calibration wrote the set
 printf 'fps = 10\n\n# the light\nstill = abc\n' >"$tmp/bad.conf"
 run "bad settings" 2 "$goref" calibrate board --settings "$tmp/bad.conf" "$tmp/none.jpg"
 has "bad settings" err "bad.conf: line 4: still: must be a number of seconds from 0 to 60, not 'abc'"
+# control bytes in a file are shown escaped, never sent to the terminal (issue 17)
+printf 'fps = \033]0;TITLE\007\n' >"$tmp/esc.conf"
+run "settings with an escape" 2 "$goref" calibrate board --settings "$tmp/esc.conf" "$tmp/none.jpg"
+has "settings with an escape" err "not '\\x1b]0;TITLE\\x07'"
+if ! grep -q "$(printf '\033')" "$tmp/err"; then ok; else bad "a raw escape byte reached the terminal"; fi
 
 # --- lens: photos with no pattern are named, and too few is an error
 {
