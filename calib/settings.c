@@ -346,6 +346,9 @@ int gc_settings_parse(gc_settings *s, const char *text, size_t len, gr_error *er
 	int lineno = 0;
 	size_t pos = 0;
 	char value[GC_PATH_CAP + 64], q[80], why[160];
+	/* a UTF-8 byte-order mark (some editors write one) is no part of the first key */
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		pos = 3;
 	while (pos < len) {
 		const char *line = text + pos;
 		const char *nl = memchr(line, '\n', len - pos);
@@ -571,6 +574,10 @@ size_t gc_settings_update(const char *text, size_t len, const gc_settings *s, co
 	}
 	out o = {buf, cap, 0};
 	size_t pos = 0;
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+		put(&o, text, 3); /* a byte-order mark stays where it is */
+		pos = 3;
+	}
 	while (pos < len) {
 		const char *line = text + pos;
 		const char *nl = memchr(line, '\n', len - pos);

@@ -332,6 +332,13 @@ static void test_update(void **state)
 	gc_settings_init(&back);
 	assert_int_equal(gc_settings_parse(&back, buf, n, &err), 0);
 	assert_true(back.has_camera && back.camera[0] == 900);
+	/* a byte-order mark: no part of the first key, read or written (issue 17) */
+	const char *bom = "\xef\xbb\xbf" "camera = 1 2 3 4\nkomi = 2.75\n";
+	gc_settings_init(&back);
+	assert_int_equal(gc_settings_parse(&back, bom, strlen(bom), &err), 0);
+	assert_true(back.has_camera && back.camera[3] == 4 && back.komi == 2.75);
+	n = gc_settings_update(bom, strlen(bom), &s, keys, 1, buf, sizeof buf);
+	assert_string_equal(buf, "\xef\xbb\xbf" "camera = 900 901 320 240\nkomi = 2.75\n");
 	/* an unknown key */
 	const char *nope[] = {"nope"};
 	assert_int_equal(gc_settings_update(text, strlen(text), &s, nope, 1, buf, sizeof buf), 0);
