@@ -217,22 +217,29 @@ static bool set_value(gc_settings *s, int k, const char *v, char *why, size_t ca
 	}
 	case K_CAMERA:
 		n = parse_numbers(v, x, 4);
-		if (n == 4 && x[0] > 0 && x[1] > 0) {
+		/* a real lens: a focal length of 10 to 100000 pixels, the principal
+		 * point within 100000 pixels (1e-300 saw nothing and said nothing) */
+		if (n == 4 && x[0] >= 10 && x[0] <= 1e5 && x[1] >= 10 && x[1] <= 1e5 && fabs(x[2]) <= 1e5 &&
+		    fabs(x[3]) <= 1e5) {
 			memcpy(s->camera, x, sizeof s->camera);
 			s->has_camera = true;
 			return true;
 		}
-		snprintf(why, cap, "must be 4 numbers fx fy cx cy in pixels (fx and fy above 0)");
+		snprintf(why, cap, "must be 4 numbers fx fy cx cy in pixels (fx and fy from 10 to 100000, cx and cy "
+		                   "within 100000)");
 		return false;
 	case K_DISTORTION:
 		n = parse_numbers(v, x, 5);
+		for (int k = 0; k < n; k++)
+			if (fabs(x[k]) > 1000)
+				n = -1; /* no lens bends that much */
 		if (n == 4 || n == 5) {
 			memset(s->dist, 0, sizeof s->dist);
 			memcpy(s->dist, x, sizeof x[0] * (size_t)n);
 			s->ndist = n;
 			return true;
 		}
-		snprintf(why, cap, "must be 4 or 5 numbers k1 k2 p1 p2 [k3]");
+		snprintf(why, cap, "must be 4 or 5 numbers k1 k2 p1 p2 [k3], each within 1000");
 		return false;
 	case K_STILL:
 		if (parse_one(v, 0, 60, &s->still))

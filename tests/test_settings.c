@@ -141,7 +141,10 @@ static void test_bad(void **state)
 	bad("corners = 1 2 3 4 5 6 7 eight\n", 1, "corners: ", NULL);
 	bad("camera = 1000 1000 640\n", 1, "camera: must be 4 numbers", NULL);
 	bad("camera = 0 1000 640 360\n", 1, "camera: ", NULL);
-	bad("camera = 1 1 1 1\ndistortion = 1 2 3\n", 2, "distortion: must be 4 or 5 numbers", NULL);
+	bad("camera = 100 100 1 1\ndistortion = 1 2 3\n", 2, "distortion: must be 4 or 5 numbers", NULL);
+	/* no real lens (issue 17: 1e-300 was taken, and watch saw nothing) */
+	bad("camera = 1e-300 1e-300 320 240\n", 1, "camera: must be 4 numbers fx fy cx cy in pixels (fx and fy from 10", NULL);
+	bad("camera = 1000 1000 640 360\ndistortion = 1e9 0 0 0\n", 2, "distortion: must be 4 or 5 numbers k1 k2 p1 p2 [k3], each within 1000", NULL);
 	bad("board = 9\n\ndistortion = 0.1 0 0 0\n", 3, "distortion: needs camera", NULL);
 	bad("komi = 500\n", 1, "komi: ", NULL);
 	bad("persist = 0\n", 1, "persist: ", NULL);
@@ -288,7 +291,7 @@ static void test_update(void **state)
 	(void)state;
 	const char text[] = "# my settings\n"
 	                    "device = -\n"
-	                    "  camera = 1 1 1 1   # old lens\r\n"
+	                    "  camera = 100 100 1 1   # old lens\r\n"
 	                    "\n"
 	                    "# the end\n"
 	                    "komi = 2.75";
@@ -333,7 +336,7 @@ static void test_update(void **state)
 	assert_int_equal(gc_settings_parse(&back, buf, n, &err), 0);
 	assert_true(back.has_camera && back.camera[0] == 900);
 	/* a byte-order mark: no part of the first key, read or written (issue 17) */
-	const char *bom = "\xef\xbb\xbf" "camera = 1 2 3 4\nkomi = 2.75\n";
+	const char *bom = "\xef\xbb\xbf" "camera = 100 200 3 4\nkomi = 2.75\n";
 	gc_settings_init(&back);
 	assert_int_equal(gc_settings_parse(&back, bom, strlen(bom), &err), 0);
 	assert_true(back.has_camera && back.camera[3] == 4 && back.komi == 2.75);
