@@ -13,6 +13,16 @@ static int fail(char *err, size_t cap, const char *fmt, const char *a, const cha
 	return -1;
 }
 
+/* Whether a line is an entry's '@' line (blanks before it allowed, as the
+ * log's reader allows them). */
+static bool is_header(const char *line, size_t n)
+{
+	size_t i = 0;
+	while (i < n && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	return i < n && line[i] == '@';
+}
+
 int gd_journal_open(const char *path, int size, gd_journal_cb cb, void *ud, FILE **out, gd_journal_info *info,
                     char *err, size_t cap)
 {
@@ -72,13 +82,14 @@ int gd_journal_open(const char *path, int size, gd_journal_cb cb, void *ud, FILE
 			e++;
 		bool last_line = e >= len || e + 1 >= len;
 		bool torn_line = e >= len; /* no newline: the write was cut */
-		if (!pending && text[pos] == '@')
+		bool header = is_header(text + pos, e - pos);
+		/* an entry begins at its '@' line; one still incomplete when
+		 * another begins stays the start of what is not whole */
+		if (!pending && header)
 			entry_start = pos;
 		if (torn_line) {
 			/* a line the crash cut: whatever it begins is not whole */
 			pending = true;
-			if (text[pos] == '@')
-				entry_start = pos;
 			break;
 		}
 		int r = gr_obslog_feed(log, text + pos, e - pos, item, &perr);
@@ -93,7 +104,7 @@ int gd_journal_open(const char *path, int size, gd_journal_cb cb, void *ud, FILE
 			break;
 		}
 		if (r == 0) {
-			if (text[pos] == '@')
+			if (header)
 				pending = true;
 		} else {
 			pending = false;

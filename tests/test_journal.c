@@ -163,6 +163,41 @@ static void test_a_crash_at_every_byte(void **s)
 	}
 }
 
+/* Issue 17's two journals that were refused after a restart: an entry cut
+ * short followed by a torn '@' line, and an indented '@' header. Each must
+ * open (the torn end cut from the incomplete entry on), take an append, and
+ * open clean again with every whole entry. */
+static void reopen_and_append(const char *path, const char *text, int whole)
+{
+	char err[256];
+	write_file(path, text, strlen(text));
+	seen sn = {0};
+	gd_journal_info info;
+	FILE *f = NULL;
+	int rc = gd_journal_open(path, 0, collect, &sn, &f, &info, err, sizeof err);
+	if (rc != 0)
+		fail_msg("%s", err);
+	assert_int_equal(sn.n, whole);
+	fputs("@ 9 end\n", f);
+	fclose(f);
+	seen again = {0};
+	rc = gd_journal_open(path, 0, collect, &again, NULL, &info, err, sizeof err);
+	if (rc != 0)
+		fail_msg("after the append: %s", err);
+	assert_false(info.cut);
+	assert_int_equal(again.n, whole + 1);
+}
+
+static void test_torn_after_an_incomplete_entry_and_indented_headers(void **s)
+{
+	(void)s;
+	char path[256];
+	snprintf(path, sizeof path, "%s/torn2.log", dir);
+	reopen_and_append(path, "@ 0\n...\n...\n...\n@ 1\n...\n.X.\n@ 2", 1);
+	reopen_and_append(path, "@ 0\n...\n...\n...\n  @ 1\n...\n.X.\n", 1);
+	reopen_and_append(path, "@ 0\n...\n...\n...\n  @ 1\n...\n.X.\n...\n", 2);
+}
+
 static void test_damage_in_the_middle_is_an_error(void **s)
 {
 	(void)s;
@@ -210,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_missing_journal_is_a_new_game),
 		cmocka_unit_test(test_whole_journal_comes_back_in_order),
 		cmocka_unit_test(test_a_crash_at_every_byte),
+		cmocka_unit_test(test_torn_after_an_incomplete_entry_and_indented_headers),
 		cmocka_unit_test(test_damage_in_the_middle_is_an_error),
 		cmocka_unit_test(test_the_callback_can_stop),
 	};
