@@ -615,13 +615,7 @@ static float light_gain(const float *now, const float *then, int n)
 			r[m++] = now[k] / then[k];
 	if (m < 4)
 		return 1;
-	/* insertion sort: n is at most a few hundred */
-	for (int a = 1; a < m; a++)
-		for (int b = a; b > 0 && r[b - 1] > r[b]; b--) {
-			float t = r[b];
-			r[b] = r[b - 1];
-			r[b - 1] = t;
-		}
+	qsort(r, (size_t)m, sizeof *r, cmp_float);
 	return r[m / 2];
 }
 
