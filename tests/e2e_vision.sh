@@ -128,7 +128,7 @@ gomrade/4                 1      361           1             0
 gomrade/5                 1      361           1             0
 gomrade/testing_sequence  12     4332          12            0
 gobanwatcher/1            0      0             0             0
-gobanwatcher/3            11     3945          2             2
+gobanwatcher/3            11     3946          3             2
 '
 # (the figures with clicked corners, inside a source's, are left out here)
 sources=$(grep -o '"sources":{.*},"total"' "$tmp/eval.json" | sed 's/^"sources":{//; s/,"clicked":{[^}]*}//g' | grep -o '"[^"]*":{[^}]*}')
