@@ -1,0 +1,59 @@
+/*
+ * libFuzzer harness: the photo reader (vision/imgio.h: JPEG through
+ * libjpeg-turbo, PNG, PGM/PPM), fed a file, at full size and shrunk on
+ * reading as `goref detect` does (a JPEG decoded at a DCT scale).
+ *
+ * Property: what is read is an image of the shape said, within the bounds
+ * of imgio.h, and no larger than max_side when shrunk at decoding.
+ *
+ * OpenCV is left out: gv_cv_resize, the resampling of what no DCT scale
+ * shrinks enough, is replaced here by a nearest-pixel one.
+ */
+#include "cvwrap.h"
+#include "fuzz_util.h"
+#include "imgio.h"
+
+int gv_cv_resize(const gv_image *src, gv_image *out, int width, int height, char *err, size_t cap)
+{
+	(void)err;
+	(void)cap;
+	if (gv_image_alloc(out, width, height, src->channels) != 0)
+		return GV_ENOMEM;
+	for (int y = 0; y < height; y++)
+		for (int x = 0; x < width; x++)
+			memcpy(out->data + (size_t)y * out->stride + (size_t)x * (size_t)src->channels,
+			       src->data + (size_t)(y * src->height / height) * src->stride +
+			           (size_t)(x * src->width / width) * (size_t)src->channels,
+			       (size_t)src->channels);
+	return 0;
+}
+
+static void check(const gv_image *img, int max_side)
+{
+	if (img->width < 1 || img->height < 1 || img->channels != 3 || !img->data ||
+	    img->stride < (size_t)img->width * 3 || img->width > GV_MAX_SIDE || img->height > GV_MAX_SIDE ||
+	    (long)img->width * img->height > GV_MAX_PIXELS)
+		fuzz_fail("image read as %dx%dx%d stride %zu", img->width, img->height, img->channels, img->stride);
+	if (max_side > 0 && (img->width > max_side || img->height > max_side))
+		fuzz_fail("image read as %dx%d, over max_side %d", img->width, img->height, max_side);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *path = fuzz_temp_path(".img");
+	fuzz_write_file(path, data, size);
+	gv_image img = {0};
+	char err[512];
+	if (gv_imread(&img, path, err, sizeof err) == 0) {
+		check(&img, 0);
+		gv_image_free(&img);
+	} else if (img.data) {
+		fuzz_fail("an image refused left pixels");
+	}
+	if (gv_imread_max(&img, path, 64, err, sizeof err) == 0) {
+		check(&img, 64);
+		gv_image_free(&img);
+	}
+	unlink(path);
+	return 0;
+}
