@@ -6,7 +6,7 @@
 #   fuzz/build.sh [OUTDIR]      (default: build-fuzz beside fuzz/)
 #
 # Prints the harnesses built, one a line (their names: sgf, diagram, ...).
-# The image ones (png, image) only when libpng and libturbojpeg are found.
+# The image ones (png, image, raw) only when libpng and libturbojpeg are found.
 # Exits 77 when clang or its libFuzzer runtime is missing, 1 when a build
 # fails. CC (default clang) and FUZZ_CFLAGS (default -O1 -g) can be set.
 set -euo pipefail
@@ -70,10 +70,12 @@ link settings "$src/calib/settings.c"
 link journal "$src/device/journal.c"
 
 if pkg-config --exists libpng libturbojpeg 2>/dev/null; then
-	EXTRA=$(pkg-config --cflags libpng libturbojpeg)
+	EXTRA="$(pkg-config --cflags libpng libturbojpeg) -DGOREF_HAVE_VISION"
 	LIBS=$(pkg-config --libs libpng libturbojpeg)
 	link png "$src/vision/image.c" "$src/vision/png.c"
-	link image "$src/vision/image.c" "$src/vision/png.c" "$src/vision/imgio.c"
+	link image "$src/vision/image.c" "$src/vision/png.c" "$src/vision/imgio.c" "$here/cv_stub.c"
+	link raw "$src/device/source.c" "$src/vision/image.c" "$src/vision/png.c" "$src/vision/imgio.c" \
+		"$here/cv_stub.c"
 else
 	echo "fuzz: libpng or libturbojpeg not found by pkg-config: the image harnesses are not built" >&2
 fi

@@ -7,26 +7,10 @@
  * of imgio.h, and no larger than max_side when shrunk at decoding.
  *
  * OpenCV is left out: gv_cv_resize, the resampling of what no DCT scale
- * shrinks enough, is replaced here by a nearest-pixel one.
+ * shrinks enough, is fuzz/cv_stub.c's.
  */
-#include "cvwrap.h"
 #include "fuzz_util.h"
 #include "imgio.h"
-
-int gv_cv_resize(const gv_image *src, gv_image *out, int width, int height, char *err, size_t cap)
-{
-	(void)err;
-	(void)cap;
-	if (gv_image_alloc(out, width, height, src->channels) != 0)
-		return GV_ENOMEM;
-	for (int y = 0; y < height; y++)
-		for (int x = 0; x < width; x++)
-			memcpy(out->data + (size_t)y * out->stride + (size_t)x * (size_t)src->channels,
-			       src->data + (size_t)(y * src->height / height) * src->stride +
-			           (size_t)(x * src->width / width) * (size_t)src->channels,
-			       (size_t)src->channels);
-	return 0;
-}
 
 static void check(const gv_image *img, int max_side)
 {
