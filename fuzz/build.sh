@@ -33,11 +33,13 @@ san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-poin
 common="-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror $CFLAGS $san"
 inc="-I$src/rules -I$src/calib -I$src/device -I$src/vision"
 
-# Compiles one source into $out/obj (again only when the source or a header is newer).
+# Compiles one source into $out/obj, again only when a source or header of
+# the project or of fuzz/ is newer than its object.
 obj() {
 	local s=$1 o
 	o="$out/obj/$(echo "${s#"$src"/}" | tr / _).o"
 	if [ ! -e "$o" ] || [ -n "$(find "$s" "$src/rules" "$src/calib" "$src/device" "$src/vision" "$here" -newer "$o" -name '*.[ch]' 2>/dev/null | head -1)" ]; then
+		# shellcheck disable=SC2086
 		"$CC" $common -fsanitize=fuzzer-no-link $inc $EXTRA -c "$s" -o "$o"
 	fi
 	echo "$o"

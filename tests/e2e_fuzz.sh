@@ -29,7 +29,7 @@ if [ $rc -ne 0 ]; then
 fi
 cat "$tmp/build.err"
 mapfile -t targets <"$tmp/built"
-[ ${#targets[@]} -ge 5 ] && ok || bad "only ${#targets[@]} harnesses built: ${targets[*]}"
+if [ ${#targets[@]} -ge 5 ]; then ok; else bad "only ${#targets[@]} harnesses built: ${targets[*]}"; fi
 
 for t in "${targets[@]}"; do
 	mkdir -p "$tmp/corpus/$t"
