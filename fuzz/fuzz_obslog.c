@@ -4,13 +4,15 @@
  *
  * Property: every observation and command read, written back with
  * gr_obslog_write_position / _command and read by a second parser, comes
- * back the same (the time to the millisecond it is written with).
+ * back the same (the time to the millisecond it is written with); and the
+ * referee's record, written as SGF, reads back with the same moves.
  */
 #include <math.h>
 
 #include "fuzz_util.h"
 #include "obslog.h"
 #include "referee.h"
+#include "sgf.h"
 
 static void on_event(const gr_event *e, void *ud)
 {
@@ -87,10 +89,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gr_error err;
 	(void)gr_obslog_finish(log, &err);
 	if (ref) {
+		/* the referee's record, as `goref referee --sgf` writes it, reads back */
 		char *sgf = NULL;
-		(void)gr_referee_record(ref);
-		(void)gr_referee_finished(ref);
-		(void)sgf;
+		size_t n = 0;
+		gr_record *back = NULL;
+		if (gr_sgf_write(gr_referee_record(ref), &sgf, &n) != 0)
+			fuzz_fail("the referee's record cannot be written as SGF");
+		if (gr_sgf_read(&back, sgf, n, &err) != 0)
+			fuzz_fail("the referee's record does not read back: %s\n%s", err.message, sgf);
+		if (gr_record_move_count(back) != gr_record_move_count(gr_referee_record(ref)))
+			fuzz_fail("the referee's record reads back with another number of moves\n%s", sgf);
+		gr_record_free(back);
+		gr_free(sgf);
 	}
 	gr_referee_free(ref);
 	gr_obslog_free(again);
