@@ -9,48 +9,16 @@
 #include "cvwrap.h"
 #include "geom.h"
 #include "tuning.h"
+#include "verify.h"
 
-/* Grey at (x, y), bilinear; -1 outside the image. */
-static double grey_at(const gv_image *g, double x, double y)
+/* How much a line shows at (u, v), seen across (nu, nv): a ridge (darker
+ * than both its sides, verify.h), up to the cap; 0 when none shows, on a
+ * dark place, or off the image. */
+static double ridge(const gv_image *g, const double H[9], double u, double v, double nu, double nv, int reach)
 {
-	if (!(x >= 0 && y >= 0 && x <= g->width - 1.001 && y <= g->height - 1.001))
-		return -1;
-	int x0 = (int)x, y0 = (int)y;
-	double fx = x - x0, fy = y - y0;
-	const unsigned char *p = gv_px(g, x0, y0), *q = p + g->stride;
-	return (p[0] * (1 - fx) + p[1] * fx) * (1 - fy) + (q[0] * (1 - fx) + q[1] * fx) * fy;
-}
-
-static double grey_uv(const gv_image *g, const double H[9], double u, double v)
-{
-	double x, y;
-	return gv_h_apply(H, u, v, &x, &y) ? grey_at(g, x, y) : -1;
-}
-
-/* How much a line shows at (u, v) of the plane H maps, running along
- * (du, dv) (a unit step of the plane), with its sides `side` away across it:
- * the darkest of 2 reach + 1 places `slack` apart across it against the
- * darker of its two sides
- * (a ridge, not a step), over the sides' brightness; 0 when none shows, or
- * off the image. */
-static double ridge(const gv_image *g, const double H[9], double u, double v, double nu, double nv, double slack,
-                    int reach, double side)
-{
-	double on = 1e9;
-	for (int o = -reach; o <= reach; o++) {
-		double c = grey_uv(g, H, u + nu * slack * o, v + nv * slack * o);
-		if (c < 0)
-			return 0;
-		if (c < on)
-			on = c;
-	}
-	double a = grey_uv(g, H, u + nu * side, v + nv * side), b = grey_uv(g, H, u - nu * side, v - nv * side);
-	if (a < 0 || b < 0)
+	double r, s;
+	if (!gv_line_contrast(g, H, u, v, nu, nv, GV_OUTLINE_SLACK, reach, GV_OUTLINE_SIDE, true, &r, &s) || s < 8)
 		return 0;
-	double s = a < b ? a : b;
-	if (s < 8)
-		return 0;
-	double r = (s - on) / s;
 	return r < 0 ? 0 : r > GV_OUTLINE_RIDGE_CAP ? GV_OUTLINE_RIDGE_CAP : r;
 }
 
@@ -70,7 +38,7 @@ static double family_score(const gv_image *g, const double H[9], int n, int fam,
 			for (int t = 1; t <= per; t++) {
 				double a = s + (double)t / (per + 1);
 				double u = fam ? line : a, v = fam ? a : line;
-				ls += ridge(g, H, u, v, fam ? 1 : 0, fam ? 0 : 1, GV_OUTLINE_SLACK, reach, GV_OUTLINE_SIDE);
+				ls += ridge(g, H, u, v, fam ? 1 : 0, fam ? 0 : 1, reach);
 			}
 		ls /= per * (n - 1);
 		sum += ls;
@@ -82,13 +50,12 @@ static double family_score(const gv_image *g, const double H[9], int n, int fam,
 
 /* The grid inside the quad Q (the unit square (0,0)-(1,1) -> image) with
  * margins, in cells, left, top, right, bottom: board -> image. */
-static bool grid_in_quad(const double Q[9], int n, const double m[4], double H[9])
+static void grid_in_quad(const double Q[9], int n, const double m[4], double H[9])
 {
 	double w = n - 1 + m[0] + m[2], h = n - 1 + m[1] + m[3];
 	/* board (i, j) -> unit square ((i + ml) / w, (j + mt) / h) */
 	double A[9] = {1 / w, 0, m[0] / w, 0, 1 / h, m[1] / h, 0, 0, 1};
 	gv_h_mul(Q, A, H);
-	return true;
 }
 
 /* Best margins for one family (fam 1: left and right, fam 0: top and bottom)

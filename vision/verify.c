@@ -8,10 +8,11 @@
 #include "geom.h"
 #include "tuning.h"
 
-/* Grey (mean of R, G, B) at (x, y), bilinear; -1 outside the image. */
+/* Grey at (x, y), bilinear, the mean of R, G, B of a colour image; -1
+ * outside the image. */
 static double grey_at(const gv_image *img, double x, double y)
 {
-	if (x < 0 || y < 0 || x > img->width - 1.001 || y > img->height - 1.001)
+	if (!(x >= 0 && y >= 0 && x <= img->width - 1.001 && y <= img->height - 1.001))
 		return -1;
 	int x0 = (int)x, y0 = (int)y;
 	double fx = x - x0, fy = y - y0;
@@ -32,35 +33,44 @@ static double grey_board(const gv_image *img, const double H[9], double u, doubl
 	return grey_at(img, x, y);
 }
 
+bool gv_line_contrast(const gv_image *img, const double H[9], double u, double v, double nu, double nv,
+                      double slack, int reach, double side, bool both, double *contrast, double *side_grey)
+{
+	double on = 1e9;
+	for (int o = -reach; o <= reach; o++) {
+		double g = grey_board(img, H, u + nu * slack * o, v + nv * slack * o);
+		if (g < 0)
+			return false;
+		if (g < on)
+			on = g;
+	}
+	double a = grey_board(img, H, u + nu * side, v + nv * side);
+	double b = grey_board(img, H, u - nu * side, v - nv * side);
+	if (a < 0 || b < 0)
+		return false;
+	double s = (a > b) != both ? a : b;
+	*side_grey = s;
+	*contrast = s > 0 ? (s - on) / s : 0;
+	return true;
+}
+
 /* Whether a line shows on the span from (i, j) along the unit step (di, dj):
  * at each sample along it, the darkest of a few places across the line
- * against the brighter side a little further out. -1 when it cannot be
- * judged (off the image). */
+ * against the brighter side a little further out (both: the darker, a
+ * ridge; the board's edge, a step from wood to table, is no line). -1 when
+ * it cannot be judged (off the image). */
 static int span_lined(const gv_image *img, const double H[9], int i, int j, int di, int dj, bool both)
 {
 	int lined = 0, judged = 0;
-	/* across the line: the perpendicular step */
-	double pi = dj, pj = di;
 	for (int s = 1; s <= GV_PROOF_SAMPLES; s++) {
 		double t = (double)s / (GV_PROOF_SAMPLES + 1);
-		double u = i + di * t, v = j + dj * t;
-		double on = 1e9;
-		for (int o = -1; o <= 1; o++) {
-			double g = grey_board(img, H, u + pi * o * GV_PROOF_SLACK, v + pj * o * GV_PROOF_SLACK);
-			if (g < 0)
-				return -1;
-			if (g < on)
-				on = g;
-		}
-		double a = grey_board(img, H, u + pi * GV_PROOF_SIDE, v + pj * GV_PROOF_SIDE);
-		double b = grey_board(img, H, u - pi * GV_PROOF_SIDE, v - pj * GV_PROOF_SIDE);
-		if (a < 0 || b < 0)
+		double c, side;
+		/* across the line: the perpendicular step */
+		if (!gv_line_contrast(img, H, i + di * t, j + dj * t, dj, di, GV_PROOF_SLACK, 1, GV_PROOF_SIDE, both, &c,
+		                      &side))
 			return -1;
-		/* both: a ridge, darker than either side (the board's edge, a step
-		 * from wood to table, is no line) */
-		double side = (a > b) != both ? a : b;
 		judged++;
-		lined += side > 1 && (side - on) / side >= GV_PROOF_CONTRAST;
+		lined += side > 1 && c >= GV_PROOF_CONTRAST;
 	}
 	return 2 * lined >= judged;
 }

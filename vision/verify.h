@@ -12,6 +12,8 @@
 #ifndef GOREF_VISION_VERIFY_H
 #define GOREF_VISION_VERIFY_H
 
+#include <stdbool.h>
+
 #include "image.h"
 
 typedef struct gv_proof {
@@ -27,6 +29,16 @@ typedef struct gv_proof {
 	int outer_missing;   /* outer lines judged that do not show */
 	int ok;           /* 1: the grid passes (see GV_PROOF_* in tuning.h), 0: it fails */
 } gv_proof;
+
+/* How much a thin dark line shows at board point (u, v) of the plane H maps
+ * (board -> image pixels), seen across the unit vector (nu, nv) of the
+ * plane: the darkest of 2 reach + 1 places `slack` apart across it against
+ * its sides `side` away, the brighter of the two, or with both the darker (a
+ * ridge: a step such as the board's edge is no line). *contrast gets
+ * (sides - line) / sides, *side_grey the sides' grey (0..255; grey is the
+ * mean of R, G, B). False when a place falls off the image. */
+bool gv_line_contrast(const gv_image *img, const double H[9], double u, double v, double nu, double nv,
+                      double slack, int reach, double side, bool both, double *contrast, double *side_grey);
 
 /* Checks the grid H (board (i, j) -> pixels, size lines) against rgb (3
  * channels) with what the classifier read (cells[j * size + i], 0 empty).
