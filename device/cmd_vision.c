@@ -465,37 +465,52 @@ static char *source_of(const char *dir, const char *photo)
 	return s;
 }
 
+/* The corners.json of the folder read last (photos come folder by folder):
+ * its path, and its JSON (NULL when the folder has none). */
+typedef struct clicks_file {
+	char path[4096];
+	cJSON *root;
+} clicks_file;
+
 /* The grid corners that a person clicked for photo (w x h pixels), from
  * corners.json in the photo's folder (the gobanwatcher format: per file name,
  * four [x, y] as fractions of the photo's width and height, clockwise from
- * the top-left, half a cell outside the outer lines). 1 found, 0 none, -1
- * the file is there but unreadable (message on stderr). */
-static int clicked_corners(const char *photo, int w, int h, int size, double c[8])
+ * the top-left, half a cell outside the outer lines), read once per folder
+ * into cf. 1 found, 0 none, -1 the file is there but unreadable (message on
+ * stderr). */
+static int clicked_corners(clicks_file *cf, const char *photo, int w, int h, int size, double c[8])
 {
 	const char *slash = strrchr(photo, '/');
 	size_t dl = slash ? (size_t)(slash - photo) + 1 : 0;
-	char path[4096];
+	char path[sizeof cf->path];
 	if (dl + sizeof "corners.json" > sizeof path)
 		return 0;
 	memcpy(path, photo, dl);
 	memcpy(path + dl, "corners.json", sizeof "corners.json");
-	struct stat st;
-	if (stat(path, &st) != 0)
-		return 0;
-	size_t len;
-	char *text = cli_read_file(path, &len);
-	if (!text)
-		return -1;
-	cJSON *root = cJSON_ParseWithLength(text, len);
-	if (!root) {
-		const char *at = cJSON_GetErrorPtr();
-		fprintf(stderr, "goref eval: %s is not JSON (near byte %td)\n", path, at ? at - text : (ptrdiff_t)0);
+	if (strcmp(path, cf->path)) {
+		cJSON_Delete(cf->root);
+		cf->root = NULL;
+		memcpy(cf->path, path, sizeof path);
+		struct stat st;
+		if (stat(path, &st) != 0)
+			return 0;
+		size_t len;
+		char *text = cli_read_file(path, &len);
+		if (!text)
+			return -1;
+		cf->root = cJSON_ParseWithLength(text, len);
+		if (!cf->root) {
+			const char *at = cJSON_GetErrorPtr();
+			fprintf(stderr, "goref eval: %s is not JSON (near byte %td)\n", path, at ? at - text : (ptrdiff_t)0);
+			free(text);
+			return -1;
+		}
 		free(text);
-		return -1;
 	}
-	free(text);
+	if (!cf->root)
+		return 0;
 	int rc = 0;
-	const cJSON *pts = cJSON_GetObjectItemCaseSensitive(root, photo + dl);
+	const cJSON *pts = cJSON_GetObjectItemCaseSensitive(cf->root, photo + dl);
 	if (pts) {
 		double clicks[8];
 		rc = cJSON_IsArray(pts) && cJSON_GetArraySize(pts) == 4 ? 1 : -1;
@@ -519,7 +534,6 @@ static int clicked_corners(const char *photo, int w, int h, int size, double c[8
 		if (rc < 0)
 			fprintf(stderr, "goref eval: %s: the entry for %s is not four [x, y] fractions\n", path, photo + dl);
 	}
-	cJSON_Delete(root);
 	return rc;
 }
 
@@ -589,6 +603,7 @@ int cmd_eval(int argc, char **argv)
 	}
 	free(dirs.v);
 	tally total = {0}, *sources = NULL;
+	clicks_file cf = {"", NULL};
 	int nsources = 0;
 	if (rc)
 		goto done;
@@ -629,7 +644,7 @@ int cmd_eval(int argc, char **argv)
 		double ms = cli_cpu_ms() - t0;
 		/* the same photo read through the corners a person clicked, where known */
 		double clicks[8];
-		int crc = clicked_corners(photos.v[k], img.width, img.height, size, clicks);
+		int crc = clicked_corners(&cf, photos.v[k], img.width, img.height, size, clicks);
 		int cok = -1, cunk = 0;
 		board_score cs = {0};
 		if (crc < 0) {
@@ -779,6 +794,7 @@ done:
 		free(srcs.v[k]);
 	free(srcs.v);
 	free(sources);
+	cJSON_Delete(cf.root);
 	return rc;
 }
 
