@@ -68,16 +68,10 @@ int gc_board_find(const gv_image *frame, const gc_settings *s, const double *cor
 	gv_locate_opts lo = {.size = s->board};
 	gv_grid g;
 	if (corners) {
-		memset(&g, 0, sizeof g);
-		g.size = s->board;
-		g.support = 1;
-		memcpy(g.corners, corners, sizeof g.corners);
 		char why[200];
-		if (!gv_corners_check(corners, img->width, img->height, why, sizeof why) ||
-		    !gv_h_from_corners(corners, s->board, g.H)) {
+		rc = gv_grid_from_corners(corners, s->board, img->width, img->height, &g, why, sizeof why);
+		if (rc)
 			snprintf(err, cap, "bad corners: %s", why);
-			rc = GV_EINVAL;
-		}
 	} else {
 		rc = gv_locate(img, &lo, &g, err, cap);
 	}

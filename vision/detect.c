@@ -8,7 +8,6 @@
 
 #include "classify.h"
 #include "cvwrap.h"
-#include "geom.h"
 #include "locate.h"
 #include "outline.h"
 #include "verify.h"
@@ -75,16 +74,11 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 	int rc;
 	if (opts && opts->corners) {
 		/* corners given by a person: read, not proved */
-		memset(&g, 0, sizeof g);
-		g.size = size;
-		g.support = 1;
-		memcpy(g.corners, opts->corners, sizeof g.corners);
 		char why[200];
-		if (!gv_corners_check(g.corners, img->width, img->height, why, sizeof why) ||
-		    !gv_h_from_corners(g.corners, size, g.H)) {
+		rc = gv_grid_from_corners(opts->corners, size, img->width, img->height, &g, why, sizeof why);
+		if (rc) {
 			if (err && cap)
 				snprintf(err, cap, "bad corners: %s", why);
-			rc = GV_EINVAL;
 		} else {
 			rc = read_grid(img, &g, size, false, out, err, cap);
 		}

@@ -875,3 +875,19 @@ out:
 	gv_image_free(&bin);
 	return rc;
 }
+
+int gv_grid_from_corners(const double corners[8], int size, int width, int height, gv_grid *out, char *err,
+                         size_t cap)
+{
+	memset(out, 0, sizeof *out);
+	out->size = size;
+	out->support = 1;
+	memcpy(out->corners, corners, sizeof out->corners);
+	char why[200] = "they span no grid";
+	if (!gv_corners_check(corners, width, height, why, sizeof why) || !gv_h_from_corners(corners, size, out->H)) {
+		if (err && cap)
+			snprintf(err, cap, "%s", why);
+		return GV_EINVAL;
+	}
+	return GV_OK;
+}

@@ -47,4 +47,11 @@ typedef struct gv_grid {
  * a message in err[0..cap) on failure. */
 int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, char *err, size_t cap);
 
+/* The grid whose four corners a person gave (x y clockwise from the
+ * top-left, pixels of a width x height image): checked as gv_corners_check
+ * does (geom.h), no search; support 1, residual 0. GV_EINVAL with the
+ * reason in err[0..cap). */
+int gv_grid_from_corners(const double corners[8], int size, int width, int height, gv_grid *out, char *err,
+                         size_t cap);
+
 #endif

@@ -652,18 +652,17 @@ int gv_pipeline_feed(gv_pipeline *p, const gv_image *rgb, double t, gv_observati
 	p->t = t;
 	p->st.frames++;
 	if (!p->located && p->o.has_corners && !p->have_try) {
-		double H[9];
+		gv_grid g;
 		p->have_try = true;
 		p->last_try = t;
 		char why[200];
-		if (!gv_corners_check(p->o.corners, rgb->width, rgb->height, why, sizeof why) ||
-		    !gv_h_from_corners(p->o.corners, p->size, H)) {
+		if (gv_grid_from_corners(p->o.corners, p->size, rgb->width, rgb->height, &g, why, sizeof why)) {
 			if (err && cap)
 				snprintf(err, cap, "the corners given do not fit the %dx%d frames: %s", rgb->width,
 				         rgb->height, why);
 			return GV_EINVAL;
 		}
-		use_grid(p, H);
+		use_grid(p, g.H);
 	}
 	if (!p->located) {
 		/* the first frame, then once a second (a search is slow) */
