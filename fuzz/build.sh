@@ -31,7 +31,7 @@ fi
 
 san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 common="-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror $CFLAGS $san"
-inc="-I$src/rules -I$src/calib -I$src/device -I$src/vision"
+inc="-I$src/rules -I$src/calib -I$src/device/session -I$src/device/capture -I$src/vision"
 
 # Compiles one source into $out/obj, again only when a source or header of
 # the project or of fuzz/ is newer than its object.
@@ -69,14 +69,14 @@ link sgf
 link diagram
 link obslog
 link settings "$src/calib/settings.c"
-link journal "$src/device/journal.c"
+link journal "$src/device/session/journal.c"
 
 if pkg-config --exists libpng libturbojpeg 2>/dev/null; then
 	EXTRA="$(pkg-config --cflags libpng libturbojpeg) -DGOREF_HAVE_VISION"
 	LIBS=$(pkg-config --libs libpng libturbojpeg)
 	link png "$src/vision/image.c" "$src/vision/png.c"
 	link image "$src/vision/image.c" "$src/vision/png.c" "$src/vision/imgio.c" "$here/cv_stub.c"
-	link raw "$src/device/source.c" "$src/vision/image.c" "$src/vision/png.c" "$src/vision/imgio.c" \
+	link raw "$src/device/capture/source.c" "$src/vision/image.c" "$src/vision/png.c" "$src/vision/imgio.c" \
 		"$here/cv_stub.c"
 else
 	echo "fuzz: libpng or libturbojpeg not found by pkg-config: the image harnesses are not built" >&2

@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness: the journal's reopening and appending (device/journal.h),
+ * libFuzzer harness: the journal's reopening and appending (device/session/journal.h),
  * on any file content.
  *
  * Properties: a journal that opens, opened again at once, opens with the

@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness: raw frames on a pipe (device/source.h,
+ * libFuzzer harness: raw frames on a pipe (device/capture/source.h,
  * gd_source_open_raw), as `goref watch` reads `-` (rgb24, yuv420,
  * yuv420-limited), and the frame_size and format values (gd_size_parse,
  * gd_format_parse).

@@ -9,9 +9,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "cvwrap.h"
 #include "obslog.h"
+
+/* The calling thread's CPU time in milliseconds. */
+static double cpu_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
 
 void gd_loop_opts_init(gd_loop_opts *o)
 {
@@ -129,7 +136,7 @@ int gd_loop_observe(gd_loop *l, double t, int size, const unsigned char *cells, 
 		if (rc)
 			return rc;
 	}
-	double t0 = cli_cpu_ms();
+	double t0 = cpu_ms();
 	if (!l->ref) {
 		if (gr_referee_new(&l->ref, size, &l->o.ref, l->o.on_event, l->o.ud) != 0) {
 			snprintf(err, cap, "out of memory");
@@ -147,7 +154,7 @@ int gd_loop_observe(gd_loop *l, double t, int size, const unsigned char *cells, 
 	}
 	l->positions = true;
 	int rc = gr_referee_observe(l->ref, t, cells);
-	l->st.ref_ms += cli_cpu_ms() - t0;
+	l->st.ref_ms += cpu_ms() - t0;
 	l->st.observations++;
 	if (t > l->st.last_t)
 		l->st.last_t = t;
@@ -182,7 +189,7 @@ int gd_loop_command(gd_loop *l, double t, gr_command cmd, gr_color color, bool l
 
 int gd_loop_frame(gd_loop *l, const gv_image *frame, double t, char *err, size_t cap)
 {
-	double t1 = cli_cpu_ms();
+	double t1 = cpu_ms();
 	if (l->o.undistort) {
 		int rc = 0;
 		if (!l->und) {
@@ -200,7 +207,7 @@ int gd_loop_frame(gd_loop *l, const gv_image *frame, double t, char *err, size_t
 	l->st.width = frame->width;
 	l->st.height = frame->height;
 	int rc = gv_pipeline_feed(l->pipe, frame, t, &l->obs, err, cap);
-	double t2 = cli_cpu_ms();
+	double t2 = cpu_ms();
 	l->st.pipe_ms += t2 - t1;
 	if (t2 - t1 > l->st.pipe_max_ms)
 		l->st.pipe_max_ms = t2 - t1;
@@ -234,21 +241,21 @@ int gd_loop_run(gd_source *src, const gd_loop_opts *o, gr_referee **ref_out, gd_
 	if (rc)
 		return rc;
 	long total = gd_source_count(src);
-	double last_progress = cli_cpu_ms();
+	double last_progress = cpu_ms();
 	double read_ms = 0;
 	for (;;) {
 		gv_image *frame = NULL;
 		double t = 0;
-		double t0 = cli_cpu_ms();
+		double t0 = cpu_ms();
 		rc = gd_source_next(src, &frame, &t, err, cap);
-		read_ms += cli_cpu_ms() - t0;
+		read_ms += cpu_ms() - t0;
 		if (rc <= 0)
 			break;
 		rc = gd_loop_frame(l, frame, t, err, cap);
 		if (rc < 0)
 			break;
-		if (o->on_progress && cli_cpu_ms() - last_progress >= 1000) {
-			last_progress = cli_cpu_ms();
+		if (o->on_progress && cpu_ms() - last_progress >= 1000) {
+			last_progress = cpu_ms();
 			o->on_progress(l->st.frames, total, l->ref ? gr_record_move_count(gr_referee_record(l->ref)) : 0, o->ud);
 		}
 	}

@@ -1,0 +1,150 @@
+/*
+ * goref: a camera referee for the game of Go under the Chinese rules.
+ *
+ * One table of commands (name, function, one-line help) that the dispatch
+ * and `goref --help` share. This file is built twice:
+ *   goref         the rules commands only, no OpenCV loaded (it starts in a
+ *                 few milliseconds); a command that needs vision is run by
+ *                 executing goref-vision from goref's own folder, with the
+ *                 same arguments (the way git runs its subcommands);
+ *   goref-vision  every command (GOREF_HAVE_VISION).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+#include "cli.h"
+
+#ifdef GOREF_HAVE_VISION
+#define VISION(fn) fn
+#else
+#define VISION(fn) NULL
+#endif
+
+typedef struct command {
+	const char *name;
+	int (*run)(int argc, char **argv); /* NULL: in goref-vision */
+	const char *help;                  /* one line, or two with a '\n' */
+} command;
+
+static const command commands[] = {
+	{ "score", cmd_score, "count a finished position (diagram or SGF) and give the result" },
+	{ "check", cmd_check, "replay an SGF game and report every illegal move" },
+	{ "referee", cmd_referee, "rule on an observation log (what the camera saw, what the\n"
+	                          "operator said): events as JSON lines, the game as SGF" },
+	{ "makelog", cmd_makelog, "turn an SGF game into a clean observation log" },
+	{ "bench", cmd_bench, "measure the speed of the rules core" },
+	{ "detect", VISION(cmd_detect), "find the board and the stones in a photo: the diagram as seen" },
+	{ "eval", VISION(cmd_eval), "run detect on photos with their true positions and measure it" },
+	{ "replay", VISION(cmd_replay), "referee a game from recorded frames (a folder, or raw frames on\n"
+	                                "stdin): events as they happen, the SGF and the count" },
+	{ "watch", VISION(cmd_watch), "referee a live game from the camera (or raw frames on stdin),\n"
+	                              "with a journal that survives a crash, and operator keys" },
+	{ "eval-video", VISION(cmd_eval_video), "replay rendered games and compare with their true events" },
+	{ "calibrate", VISION(cmd_calibrate), "measure the lens (chessboard photos) or the board's place\n"
+	                                      "and the players' side: written into the settings file" },
+};
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
+
+static void usage(FILE *f)
+{
+	fputs("usage: goref COMMAND [OPTIONS] ...\n"
+	      "\n"
+	      "A referee for Go under the Chinese rules.\n"
+	      "\n"
+	      "Commands:\n", f);
+	for (int i = 0; i < NCOMMANDS; i++) {
+		fprintf(f, "  %-11s ", commands[i].name);
+		for (const char *p = commands[i].help; *p; p++) {
+			fputc(*p, f);
+			if (*p == '\n')
+				fputs("              ", f);
+		}
+		fputc('\n', f);
+	}
+	fputs("\n"
+	      "Run 'goref COMMAND --help' for the options of a command.\n"
+	      "Exit status: 0 success, 1 something was found (an illegal move, no board),\n"
+	      "2 an input could not be read, 64 a usage error.\n", f);
+}
+
+#ifndef GOREF_HAVE_VISION
+/* Runs goref-vision (from goref's own folder, else from PATH) with argv.
+ * Returns only when it could not be run. */
+static int run_vision(char **argv)
+{
+#ifdef GOREF_VISION_PROGRAM
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	char *slash = NULL;
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+	}
+	static const char prog[] = GOREF_VISION_PROGRAM;
+	if (slash && (size_t)(slash - self) + 1 + sizeof prog <= sizeof self) {
+		memcpy(slash + 1, prog, sizeof prog);
+		argv[0] = self;
+		execv(self, argv);
+		if (errno != ENOENT) {
+			fprintf(stderr, "goref: cannot run %s: %s\n", self, strerror(errno));
+			return EXIT_INPUT;
+		}
+	}
+	argv[0] = (char *)prog;
+	execvp(prog, argv);
+	fprintf(stderr, "goref: '%s' needs %s (the commands with vision), which could not be run: %s\n",
+	        argv[1], prog, strerror(errno));
+	return EXIT_INPUT;
+#else
+	fprintf(stderr, "goref: '%s' needs vision/, and this goref was built without it "
+	        "(GOREF_VISION=OFF)\n", argv[1]);
+	return EXIT_USAGE;
+#endif
+}
+#endif
+
+int main(int argc, char **argv)
+{
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD) && defined(GOREF_HAVE_VISION)
+	/* Frames are a few megabytes each, allocated and freed every frame:
+	 * keep them in the heap and do not give the pages back between frames
+	 * (otherwise the kernel zeroes fresh pages for every frame). */
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *cmd = argv[1];
+	if (cli_is_help(cmd) || !strcmp(cmd, "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(cmd, "--version")) {
+		puts("goref 0.1");
+		return EXIT_OK;
+	}
+	for (int i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(cmd, commands[i].name))
+			continue;
+		if (commands[i].run)
+			return commands[i].run(argc - 1, argv + 1);
+#ifndef GOREF_HAVE_VISION
+		return run_vision(argv);
+#endif
+	}
+	fprintf(stderr, "goref: unknown command '");
+	cli_put_clean(stderr, cmd);
+	fprintf(stderr, "'\n\n");
+	usage(stderr);
+	return EXIT_USAGE;
+}
