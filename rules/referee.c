@@ -554,6 +554,10 @@ typedef struct search {
 	int best[MAX_SEARCH_STONES * 2];
 	int total;
 	int found;
+	bool differ;    /* two orders found that leave the game in different states */
+	uint64_t end_hash; /* the first order's end: its stones and its ko */
+	int end_ko;
+	uint8_t end_ko_color;
 	long nodes;     /* positions visited so far */
 	bool exhausted; /* the budget ran out before the search ended */
 	bool allow_missing; /* earlier stones may be missing (judged apart) */
@@ -586,7 +590,7 @@ static bool matches_seen(const search *s, const gr_board *start, const gr_board 
 
 static void search_orders(search *s, const gr_board *b, gr_color c, int depth)
 {
-	if (s->found > 1 || s->exhausted)
+	if (s->differ || s->exhausted)
 		return;
 	if (++s->nodes > SEARCH_BUDGET) {
 		s->exhausted = true;
@@ -594,8 +598,15 @@ static void search_orders(search *s, const gr_board *b, gr_color c, int depth)
 	}
 	if (depth == s->total) {
 		if (matches_seen(s, rboard(s->r), b)) {
-			if (s->found++ == 0)
+			if (s->found++ == 0) {
 				memcpy(s->best, s->order, sizeof(int) * (size_t)depth);
+				s->end_hash = b->hash;
+				s->end_ko = b->ko;
+				s->end_ko_color = b->ko_color;
+			} else if (b->hash != s->end_hash || b->ko != s->end_ko ||
+			           (b->ko != GR_NONE && b->ko_color != s->end_ko_color)) {
+				s->differ = true;
+			}
 		}
 		return;
 	}
@@ -702,9 +713,14 @@ static bool judge_new_stones(gr_referee *r, const unsigned char *seen, const dif
 		if (alternates) {
 			search_orders(&s, b, to_move, 0);
 			if (s.found >= 1) {
-				/* more than one order, or the budget ran out before a
-				 * second could be ruled out */
-				bool ambiguous = s.found > 1 || s.exhausted;
+				/* orders that leave the game otherwise (other stones
+				 * captured, another ko to wait on), or the budget ran out
+				 * before one could be ruled out. Orders that only differ
+				 * in which came first and leave the same board and ko are
+				 * no matter for the rules: a camera that sees the board
+				 * seconds apart sees that all the time (the record keeps
+				 * one of them, and says so in its comment) */
+				bool ambiguous = s.differ || s.exhausted;
 				if (ambiguous) {
 					points_text(b, d->add, d->nadd, list, sizeof list);
 					snprintf(msg, sizeof msg,
@@ -729,6 +745,13 @@ static bool judge_new_stones(gr_referee *r, const unsigned char *seen, const dif
 				}
 				if (ambiguous)
 					note(r, msg);
+				else if (s.found > 1) {
+					points_text(b, d->add, d->nadd, list, sizeof list);
+					snprintf(msg, sizeof msg,
+					         "%d stones appeared at once (%s): recorded in one order; every order "
+					         "leaves the same position.", d->nadd, list);
+					note(r, msg);
+				}
 				return true;
 			}
 			/* the budget ran out with no order found: not taken as moves;
@@ -821,6 +844,28 @@ static void judge_leftover(gr_referee *r, const unsigned char *seen, const diff 
 		rule_on(r, &e, d, seen);
 		if (takeback)
 			warn(r, c, "a stone taken back and played elsewhere", "17.3");
+		return;
+	}
+
+	/* the last stone lifted by the player who played it, the opponent not
+	 * yet answering: a stone released is played (article 17.3); lifting
+	 * it is a takeback begun. It goes back; the warning of 17.3 comes
+	 * with playing it elsewhere (above), not with the lifting */
+	if (d->nadd == 0 && d->nswap == 0 && d->nrem == 1 && d->rem[0] == r->last_move_pt &&
+	    b->color[d->rem[0]] == r->last_mover && r->pending_mover == r->last_mover) {
+		int from = d->rem[0];
+		gr_event e = new_event(GR_EV_TAKEBACK);
+		e.color = r->last_mover;
+		e.point = from;
+		e.to = GR_NONE;
+		e.move = move_number(r);
+		e.article = "17.3";
+		snprintf(msg, sizeof msg,
+		         "%s lifted the stone just played at %s (article 17.3: a stone released from the hand "
+		         "is played): put it back at %s.",
+		         color_word(r->last_mover), gr_point_name(b, from, name), gr_point_name(b, from, name2));
+		e.message = msg;
+		rule_on(r, &e, d, seen);
 		return;
 	}
 

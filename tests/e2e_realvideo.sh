@@ -35,24 +35,49 @@ awk '/^@ / { if (pos != "" && length(pos) == 81) print when, pos; pos = ""; when
 	END { if (pos != "" && length(pos) == 81) print when, pos }' "$tmp/game.log" >"$tmp/observed"
 nlab=$(wc -l <"$tmp/labels")
 nobs=$(wc -l <"$tmp/observed")
-# labelled positions observed in order (each observation matched to the next
-# labelled position it equals), and observations of no labelled position
+# labelled positions observed in order: the longest run of observations
+# that matches labelled positions in their order (a longest common
+# subsequence: a position the game comes back to, a stone lifted and put
+# back, is matched where it belongs), and observations of no labelled
+# position
 read -r inorder never <<<"$(awk 'NR == FNR { lab[++n] = $2; seen[$2] = 1; next }
-	{ if (!($2 in seen)) { never++; next }
-	  for (k = at + 1; k <= n; k++) if (lab[k] == $2) { hit++; at = k; break } }
-	END { print hit + 0, never + 0 }' "$tmp/labels" "$tmp/observed")"
+	{ o[++m] = $2; if (!($2 in seen)) never++ }
+	END {
+		for (i = 0; i <= m; i++) L[i, 0] = 0
+		for (k = 0; k <= n; k++) L[0, k] = 0
+		for (i = 1; i <= m; i++)
+			for (k = 1; k <= n; k++)
+				if (o[i] == lab[k]) L[i, k] = L[i - 1, k - 1] + 1
+				else L[i, k] = L[i - 1, k] > L[i, k - 1] ? L[i - 1, k] : L[i, k - 1]
+		print L[m, n] + 0, never + 0
+	}' "$tmp/labels" "$tmp/observed")"
 echo "real video: $nobs observations; $inorder of $nlab labelled positions observed in order; $never observations of a position never labelled"
 rulings=$(grep -v '"type":"\(move\|capture\|summary\|count\|restored\|lifted\)"' "$tmp/events.jsonl" |
 	sed 's/.*"t":\([0-9.]*\),"type":"\([a-z_]*\)".*/\1 \2/' | tr '\n' ';')
 echo "rulings (time type): $rulings"
 echo "the dataset's README names: a takeback 358-361 s, two stones lifted and put back 3207-3226 s, Black twice in a row 3117 and 3149 s"
 
-# reached on 2026-12-01 (sparse frames read one by one, the light's change
-# and colour taken out): 35 of 44 in order, 5 observations of no labelled
-# position (a finger over the top edge read as a white stone, an edge stone
-# held empty under squares taken for hidden)
-MIN_IN_ORDER=35
-MAX_NEVER=5
+# the rulings against the named irregularities: the takeback (its stone is
+# off from 361 s; the next frame that agrees is 372 s), Black's second move
+# in a row (3117 s, again 3149 s); nothing else but their warnings, the
+# loss by a second warning, and the board's return ("restored"). The two
+# stones lifted at 3207 s are back in the next frame (3226 s): a change
+# seen in one frame only is not ruled (the referee's persistence), so that
+# irregularity goes unruled, as README says.
+has_ruling() { # TYPE FROM TO
+	grep -q "\"t\":\($(seq -s '\|' "$2" "$3")\)\(\.[0-9]*\)\?,\"type\":\"$1\"" "$tmp/events.jsonl"
+}
+if has_ruling takeback 358 400; then ok; else bad "no takeback ruled between 358 and 400 s"; fi
+if has_ruling double_move 3117 3149; then ok; else bad "no double move ruled between 3117 and 3149 s"; fi
+others=$(grep -v '"type":"\(move\|capture\|summary\|count\|restored\|lifted\|takeback\|double_move\|warning\|result\)"' "$tmp/events.jsonl" | wc -l)
+if [ "$others" -eq 0 ]; then ok; else bad "$others rulings of no named irregularity: $(grep -v '"type":"\(move\|capture\|summary\|count\|restored\|lifted\|takeback\|double_move\|warning\|result\)"' "$tmp/events.jsonl" | head -3)"; fi
+
+# reached on 2026-12-01 (drift followed, light judged locally, new stones
+# judged against their colour's own, unsure changes held): 43 of 44 in
+# order (the first frame, the empty board, is no view by itself), no
+# observation of a position never labelled
+MIN_IN_ORDER=43
+MAX_NEVER=0
 if [ "$nlab" -eq 44 ]; then ok; else bad "labels: $nlab positions, expected 44"; fi
 if [ "$inorder" -ge "$MIN_IN_ORDER" ]; then ok; else bad "$inorder labelled positions observed in order (at least $MIN_IN_ORDER)"; fi
 if [ "$never" -le "$MAX_NEVER" ]; then ok; else bad "$never observations of a position never labelled (at most $MAX_NEVER)"; fi

@@ -15,7 +15,8 @@
  *   did not change;
  * - the clear cases get the article's ruling (one colour taken off: 18.1
  *   wrong_removal; both colours: 17.6 disturbed; one stone moved: 17.5, or
- *   17.3 for the last move; one stone of the wrong colour: 17.2);
+ *   17.3 for the last move; the last move's stone taken off by its
+ *   player: 17.3 takeback or a removal; one stone of the wrong colour: 17.2);
  * - once the board is put back, "restored" (a void stone: "lifted"), and the
  *   game goes on with no ruling.
  * A perturbation that legal moves explain (one stone of the side to move on
@@ -428,6 +429,13 @@ static int expected_type(const session *s, gr_color to_move, const gr_board *rec
 			nswap++;
 		}
 	}
+	/* the stone just played taken off by its player: a takeback begun
+	 * (17.3), which the referee may also call a removal of one's own stone */
+	const gr_record *r = gr_referee_record(s->ref);
+	int nm = gr_record_move_count(r);
+	const gr_move *last = nm > 0 ? gr_record_move(r, nm - 1) : NULL;
+	if (nadd == 0 && nswap == 0 && nrem == 1 && last && last->pt == diff[0] && rec->color[diff[0]] == last->color)
+		return -3;
 	/* taken off: one colour, and fewer than a sleeve's sweep, is a wrong
 	 * removal (18.1); both colours, or many, a disturbed board (17.6) */
 	if (nadd == 0 && nswap == 0 && nrem > 0)
@@ -606,11 +614,13 @@ static bool trial(session *s, uint64_t seed, stats *st)
 	/* the article's ruling in the clear cases */
 	int want = expected_type(s, to_move, &rec, diff, nd, out);
 	bool type_ok = want == -1 || (int)ruling->type == want ||
-	               (want == -2 && (ruling->type == GR_EV_MOVED_STONE || ruling->type == GR_EV_TAKEBACK));
+	               (want == -2 && (ruling->type == GR_EV_MOVED_STONE || ruling->type == GR_EV_TAKEBACK)) ||
+	               (want == -3 && (ruling->type == GR_EV_WRONG_REMOVAL || ruling->type == GR_EV_TAKEBACK));
 	if (!type_ok) {
 		st->wrong_type++;
 		FAIL(st, s, seed, "%s where the articles say %s (%s, %d points)", ev_name(ruling),
-		     want >= 0 ? gr_event_type_name((gr_event_type)want) : "moved_stone or takeback", kind_names[kind],
+		     want >= 0 ? gr_event_type_name((gr_event_type)want)
+		                 : want == -2 ? "moved_stone or takeback" : "wrong_removal or takeback", kind_names[kind],
 		     nd);
 	}
 	if (finished)

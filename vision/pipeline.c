@@ -9,6 +9,7 @@
 #include "classify.h"
 #include "geom.h"
 #include "locate.h"
+#include "tuning.h"
 
 /* Samples per patch: a point's patch is PS x PS samples within +-PR of a
  * cell around it; a square's middle QS x QS within +-QR. */
@@ -45,6 +46,9 @@ struct gv_pipeline {
 	/* a far move of the grid waiting for a second reading */
 	bool far_pending;
 	double far_corners[8];
+	/* a small move of the grid (drift) waiting for a second reading */
+	bool drift_pending;
+	double drift_corners[8];
 	/* sampling */
 	patch pt[NPT], sq[NSQ];
 	int nsq;                  /* (size + 1)^2 */
@@ -265,30 +269,71 @@ static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *h
 		qsort(ratio, (size_t)m, sizeof *ratio, cmp_float);
 		wb[c] = ratio[m / 2] > 0 ? ratio[m / 2] : 1;
 	}
+	/* each square's own change of colour, channel by channel */
+	int m = p->size + 1;
+	float sr[NSQ][3];
+	bool sok[NSQ];
+	for (int k = 0; k < p->nsq; k++) {
+		sok[k] = true;
+		for (int c = 0; c < 3; c++) {
+			sok[k] = sok[k] && p->ref_sq[k][c] > 1 && cur[k][c] >= 0;
+			sr[k][c] = sok[k] ? cur[k][c] / p->ref_sq[k][c] : 1;
+		}
+	}
 	int count = 0;
 	for (int k = 0; k < p->nsq; k++) {
 		float lr = p->ref_sq[k][0] + p->ref_sq[k][1] + p->ref_sq[k][2];
-		float now[3] = {cur[k][0] / wb[0], cur[k][1] / wb[1], cur[k][2] / wb[2]};
 		float lc = cur[k][0] + cur[k][1] + cur[k][2];
-		float lb = now[0] + now[1] + now[2];
-		if (lr <= 3 || lc < 0 || lb <= 0)
+		if (lr <= 3 || lc < 0)
 			continue;
+		/* the light's colour here: sunlight through a window and the shade
+		 * beside it change colour apart (seconds between frames); the
+		 * median change of the squares around (not this one) takes it
+		 * out, a hand or a sleeve smaller than half of them stays */
+		float lwb[3] = {wb[0], wb[1], wb[2]};
+		int qi = k % m, qj = k / m, nn = 0;
+		float nr[3][25];
+		for (int a = -GV_HIDDEN_LOCAL; a <= GV_HIDDEN_LOCAL; a++)
+			for (int b = -GV_HIDDEN_LOCAL; b <= GV_HIDDEN_LOCAL; b++) {
+				int i = qi + b, j = qj + a;
+				if ((a == 0 && b == 0) || i < 0 || j < 0 || i >= m || j >= m || !sok[j * m + i])
+					continue;
+				for (int c = 0; c < 3; c++)
+					nr[c][nn] = sr[j * m + i][c];
+				nn++;
+			}
+		if (nn >= 6)
+			for (int c = 0; c < 3; c++) {
+				qsort(nr[c], (size_t)nn, sizeof nr[c][0], cmp_float);
+				lwb[c] = nr[c][nn / 2] > 0 ? nr[c][nn / 2] : wb[c];
+			}
 		/* a shadow or the light changes the brightness, not the hue: only
 		 * a deep darkening counts (an arm's own shadow, a dark sleeve; a
 		 * square brighter than before is a shadow gone, never a hand); a
 		 * change of hue is something lying there (skin is as bright as
 		 * wood, but redder and bluer) */
 		float rel = lc / gain / lr;
-		float dh = 0;
-		for (int c = 0; c < 3; c++) {
-			float d = fabsf(now[c] / lb - p->ref_sq[k][c] / lr);
-			if (d > dh)
-				dh = d;
+		float dh = 0, dl = 0;
+		for (int pass = 0; pass < 2; pass++) {
+			const float *w = pass ? lwb : wb;
+			float now[3] = {cur[k][0] / w[0], cur[k][1] / w[1], cur[k][2] / w[2]};
+			float lb = now[0] + now[1] + now[2];
+			float dm = 0;
+			for (int c = 0; c < 3 && lb > 0; c++) {
+				float d = fabsf(now[c] / lb - p->ref_sq[k][c] / lr);
+				if (d > dm)
+					dm = d;
+			}
+			*(pass ? &dl : &dh) = dm;
 		}
-		if (dh > (float)p->o.hidden || rel < 0.55f) {
+		/* hidden: changed against the board's light and against the light
+		 * around it; or changed a lot (an arm larger than the squares
+		 * around); or deeply darkened */
+		float thr = (float)p->o.hidden;
+		if ((dh > thr && dl > thr) || dh > GV_HIDDEN_STRONG * thr || rel < 0.55f) {
 			if (p->debug)
-				fprintf(stderr, "  square %d,%d hue %.3f rel %.2f gain %.2f ref %.0f,%.0f,%.0f now %.0f,%.0f,%.0f\n", k % (p->size + 1),
-				        k / (p->size + 1), dh, rel, gain, p->ref_sq[k][0], p->ref_sq[k][1], p->ref_sq[k][2], cur[k][0], cur[k][1], cur[k][2]);
+				fprintf(stderr, "  square %d,%d local %.3f hue %.3f rel %.2f gain %.2f ref %.0f,%.0f,%.0f now %.0f,%.0f,%.0f\n", k % (p->size + 1),
+				        k / (p->size + 1), dl, dh, rel, gain, p->ref_sq[k][0], p->ref_sq[k][1], p->ref_sq[k][2], cur[k][0], cur[k][1], cur[k][2]);
 			hid[k] = true;
 			count++;
 		}
@@ -296,13 +341,70 @@ static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *h
 	return count;
 }
 
-/* Seen at an angle a stone stands into the squares beside its point (its
- * top is shifted away from the camera). A small patch of changed squares
- * each of which touches a point whose reading changed is that stone coming
- * or going, not a hand: a hand or a sleeve covers a larger patch. Clears
- * those squares; returns how many stay hidden. */
+/* A point's colour as chroma: red and blue shares of its patch's mean. */
+static void point_chroma(const gv_pipeline *p, const gv_image *f, int k, float ch[2])
+{
+	float rgb[3];
+	patch_rgb(f, &p->pt[k], PS * PS, rgb);
+	float s = rgb[0] + rgb[1] + rgb[2];
+	ch[0] = s > 0 ? rgb[0] / s : 0;
+	ch[1] = s > 0 ? rgb[2] / s : 0;
+}
+
+/* Whether the stone read at point k (new in this reading) looks unlike the
+ * stones of its colour that were there before, in this same frame: a
+ * finger's tip or a nail read as a white stone is pinker than the white
+ * stones beside it, whatever the light. -1: too few stones to judge. */
+static int alien_stone(const gv_pipeline *p, const gv_image *f, const unsigned char *cells, int k)
+{
+	int n = p->size, m = 0;
+	float r[NPT], b[NPT];
+	for (int q = 0; q < n * n; q++)
+		if (cells[q] == cells[k] && p->cells[q] == cells[k]) {
+			float ch[2];
+			point_chroma(p, f, q, ch);
+			r[m] = ch[0];
+			b[m] = ch[1];
+			m++;
+		}
+	if (m < GV_ALIEN_MIN_STONES)
+		return -1;
+	float rs[NPT], bs[NPT];
+	memcpy(rs, r, sizeof r[0] * (size_t)m);
+	memcpy(bs, b, sizeof b[0] * (size_t)m);
+	qsort(rs, (size_t)m, sizeof rs[0], cmp_float);
+	qsort(bs, (size_t)m, sizeof bs[0], cmp_float);
+	float mr = rs[m / 2], mb = bs[m / 2], spread = 0;
+	for (int q = 0; q < m; q++) {
+		float d = fmaxf(fabsf(r[q] - mr), fabsf(b[q] - mb));
+		if (d > spread)
+			spread = d;
+	}
+	float ch[2];
+	point_chroma(p, f, k, ch);
+	float d = fmaxf(fabsf(ch[0] - mr), fabsf(ch[1] - mb));
+	float lim = fmaxf(GV_ALIEN_SPREAD * spread, GV_ALIEN_MIN);
+	if (p->debug)
+		fprintf(stderr, "  new stone %d,%d %s: chroma off by %.3f (limit %.3f, %d stones)\n", k % n, k / n,
+		        cells[k] == 1 ? "black" : "white", d, lim, m);
+	return d > lim;
+}
+
+/* Hidden squares that are no hand:
+ *  - a patch through which the board reads as before (no point at its
+ *    corners changed) is the light changing there, not something over the
+ *    board (a hand over points reads them otherwise, or hides their lines:
+ *    covered_points);
+ *  - seen at an angle a stone stands into the squares beside its point
+ *    (its top is shifted away from the camera): a small patch of changed
+ *    squares each of which touches a point where a stone came is that
+ *    stone, not a hand, which covers a larger patch; when the frames are
+ *    seconds apart several stones may come in one patch, each looking like
+ *    the stones of its colour already there (a finger read as a stone does
+ *    not).
+ * Clears those squares; returns how many stay hidden. */
 #define STONE_PATCH 6
-static int excuse_stones(const gv_pipeline *p, bool *hid, const unsigned char *cells)
+static int excuse_patches(const gv_pipeline *p, const gv_image *f, bool *hid, const unsigned char *cells, bool sparse)
 {
 	int n = p->size, m = n + 1;
 	int comp[NSQ], stack[NSQ], seen[NPT];
@@ -316,8 +418,8 @@ static int excuse_stones(const gv_pipeline *p, bool *hid, const unsigned char *c
 			continue;
 		/* the 8-connected patch of hidden squares from s0 */
 		int sp = 0, len = 0, members[NSQ];
-		bool all_touch = true;
-		int ncame = 0; /* the points it touches where a stone came (or changed colour) */
+		bool all_touch = true, any_touch = false;
+		int ncame = 0, came[NPT]; /* the points it touches where a stone came (or changed colour) */
 		stack[sp++] = s0;
 		comp[s0] = s0;
 		while (sp) {
@@ -334,10 +436,11 @@ static int excuse_stones(const gv_pipeline *p, bool *hid, const unsigned char *c
 					touch = true;
 					if (cells[j * n + i] != 0 && seen[j * n + i] != s0) {
 						seen[j * n + i] = s0;
-						ncame++;
+						came[ncame++] = j * n + i;
 					}
 				}
 			all_touch = all_touch && touch;
+			any_touch = any_touch || touch;
 			for (int a = -1; a <= 1; a++)
 				for (int b = -1; b <= 1; b++) {
 					int i = qi + b, j = qj + a;
@@ -350,9 +453,21 @@ static int excuse_stones(const gv_pipeline *p, bool *hid, const unsigned char *c
 					}
 				}
 		}
-		/* one stone comes in a move (captures go): fingers read as stones
-		 * come in twos and threes */
-		if (all_touch && len <= STONE_PATCH && ncame <= 1)
+		bool excused = !any_touch;
+		if (!excused && all_touch && ncame >= 1 && len <= STONE_PATCH * ncame) {
+			/* one stone comes in a move (captures go); fingers read as
+			 * stones come in twos and threes, so more than one only
+			 * from frames seconds apart and each looking like a stone */
+			int judged = 0, aliens = 0;
+			for (int c = 0; c < ncame; c++) {
+				int a = alien_stone(p, f, cells, came[c]);
+				judged += a >= 0;
+				aliens += a > 0;
+			}
+			excused = aliens == 0 &&
+			          (ncame == 1 || (sparse && judged == ncame && ncame <= GV_SPARSE_STONES_AT_ONCE));
+		}
+		if (excused)
 			for (int k = 0; k < len; k++)
 				hid[members[k]] = false;
 		else
@@ -439,7 +554,7 @@ static double corner_shift(const double a[8], const double b[8])
 
 /* Reads the frame: classify, hold what is hidden or unsure. 1 with an
  * observation, 0 none (the grid no longer fits the image), <0 error. */
-static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observation *obs, char *err, size_t cap)
+static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, gv_observation *obs, char *err, size_t cap)
 {
 	int n = p->size;
 	bool relocated = false;
@@ -494,6 +609,24 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 		} else {
 			p->far_pending = false;
 		}
+		/* drift: a camera or a board that creeps a pixel at a time (the
+		 * sun warming a webcam's stand, a board nudged by sleeves) puts
+		 * the grid in use a little off, and its square middles slide
+		 * onto lines and stones' rims, read as hidden. A small move that
+		 * two searches in a row agree on (the search's own jitter is
+		 * under a pixel on a still board) is followed. */
+		double dtol = GV_DRIFT_FOLLOW * p->cell_px;
+		bool drift = rc == 1 && !candidate && d > dtol && d <= tol;
+		if (drift) {
+			bool again = p->drift_pending && corner_shift(c, p->drift_corners) < dtol;
+			p->drift_pending = !again;
+			memcpy(p->drift_corners, c, sizeof c);
+			drift = again;
+		} else {
+			p->drift_pending = false;
+		}
+		if (drift)
+			candidate = true;
 		if (candidate) {
 			unsigned char cells2[NPT];
 			float conf2[NPT];
@@ -504,7 +637,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 					was += cells[k] != p->cells[k];
 					now += cells2[k] != p->cells[k];
 				}
-				if (now < was || (now == was && d >= 0.5 * p->cell_px)) {
+				if (now < was || (now == was && (drift || d >= 0.5 * p->cell_px))) {
 					use_grid(p, H);
 					relocated = true;
 					p->st.relocations++;
@@ -529,7 +662,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 		fprintf(stderr, "\n");
 	}
 	if (nhid && p->have_obs)
-		nhid = excuse_stones(p, hid, cells);
+		nhid = excuse_patches(p, f, hid, cells, sparse);
 	bool worn[NPT];
 	nhid += covered_points(p, t, cells, feat, hid, worn);
 	p->st.readings++;
@@ -545,7 +678,11 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, gv_observatio
 				for (int a = 0; a < 2 && !hidden; a++)
 					for (int b = 0; b < 2 && !hidden; b++)
 						hidden = hid[(j + a) * (n + 1) + (i + b)];
-			bool h = hidden || worn[k] || (p->have_obs && conf[k] < p->o.unsure);
+			/* a change from the last observation must be read surely: a
+			 * stone on the edge, half off the photo, that reads empty
+			 * one frame in three is not taken off */
+			bool weak = p->have_obs && cells[k] != p->cells[k] && conf[k] < GV_CHANGE_CONF;
+			bool h = hidden || worn[k] || weak || (p->have_obs && conf[k] < p->o.unsure);
 			/* with nothing to hold yet, a reading with something over
 			 * the board is no observation all the same */
 			obs->nhidden += hidden;
@@ -677,7 +814,7 @@ int gv_pipeline_feed(gv_pipeline *p, const gv_image *rgb, double t, gv_observati
 		use_grid(p, H);
 	}
 	if (p->o.stills) {
-		int rc = read_frame(p, rgb, t, obs, err, cap);
+		int rc = read_frame(p, rgb, t, true, obs, err, cap);
 		if (rc == 1) {
 			memcpy(p->cells, obs->cells, sizeof p->cells);
 			p->have_obs = true;
@@ -719,7 +856,7 @@ int gv_pipeline_feed(gv_pipeline *p, const gv_image *rgb, double t, gv_observati
 	bool again = p->read_in_window && !p->hidden_reading;
 	p->read_in_window = true;
 	p->read_t = t;
-	int rc = read_frame(p, rgb, t, obs, err, cap);
+	int rc = read_frame(p, rgb, t, sparse, obs, err, cap);
 	if (rc != 1)
 		return rc;
 	p->hidden_reading = obs->nhidden > 0;

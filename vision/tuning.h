@@ -82,4 +82,52 @@
 #define WHITE_HUE_FULL 0.05f
 #define WHITE_HUE_NONE 0.0f
 
+/* ---- the frame pipeline (pipeline.c) ---- */
+
+/* A grid the search finds moved by more than this share of a cell (and
+ * less than the fifth of a cell past which a move is a candidate anyway),
+ * the same in two searches in a row, is followed: drift. The search's own
+ * jitter on a still board is under 0.01 cell (the real 9x9 video: +-0.3 px
+ * at 53 px a cell); its slow drift over an hour reached 0.14 cell. Chosen
+ * as a few times the jitter, before scoring: not tuned on the video. */
+#define GV_DRIFT_FOLLOW 0.05
+
+/* A square middle's change of colour is judged against the light's change
+ * over the whole board and, as well, against the median change of the
+ * squares within this many squares around it (a 5x5 block): sunlight and
+ * shade change colour apart. A hand or a sleeve covering fewer than half of
+ * those squares still shows against them. Chosen by that count, before
+ * scoring. */
+#define GV_HIDDEN_LOCAL 2
+/* A change of colour this many times the hidden threshold counts even
+ * when the squares around changed alike (an arm over more than half the
+ * block). Light changes between frames seconds apart moved the square
+ * middles' hue by up to 0.036 on the real video (1.45 times the default
+ * threshold 0.025); skin on wood about 0.05. Set between, on that video:
+ * not held out. */
+#define GV_HIDDEN_STRONG 2.0
+
+/* A stone new in a reading looks unlike the stones of its colour already
+ * on the board (a finger's tip read as a white stone) when its chroma (red
+ * and blue shares) is further from theirs (median) than this many times
+ * their own largest deviation, and at least GV_ALIEN_MIN. On the real 9x9
+ * video, real new stones came to 3.3 times the MAD and at most 0.8 times the
+ * largest deviation; two fingertips 4.3 times it and 2.7 times. Chosen at
+ * 2, between: tuned on that one video, not held out. */
+#define GV_ALIEN_SPREAD 2.0
+#define GV_ALIEN_MIN 0.02f
+/* Stones of a colour needed before new ones are judged against them. */
+#define GV_ALIEN_MIN_STONES 3
+/* Frames seconds apart: at most this many stones may come in one patch of
+ * changed squares and still be taken for stones (the real video's players
+ * put down three between two frames). */
+#define GV_SPARSE_STONES_AT_ONCE 4
+
+/* A point whose reading differs from the last observation keeps its last
+ * value unless the classifier's confidence in the new reading is at least
+ * this (more likely right than not): every real change on the real 9x9
+ * video read at 1.00; an edge stone half off the photo flickered to empty
+ * at 0.02-0.27. Chosen as "more likely than not", not tuned. */
+#define GV_CHANGE_CONF 0.5f
+
 #endif
