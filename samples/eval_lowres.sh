@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# How few pixels a cell the frame pipeline needs (issue 12), run the same
+# way every time for README:
+#   samples/eval_lowres.sh [-b BUILD] [-o OUTDIR]
+# 1. Rendered 19x19: the first 60 moves of samples/game.sgf with 3 random
+#    violations (seed 3), drawn at shrinking frame sizes, through `goref
+#    eval-video`; the cell's size in pixels from `goref detect --json` on
+#    the first frame.
+# 2. The real 9x9 webcam game of ../shared/datasets/video-9x9-table (when
+#    there, and ImageMagick's convert for the shrinking), at 640, 320, 240
+#    and 213 pixels wide, through tests/e2e_realvideo.sh (its figures).
+set -u
+build=build
+out=/tmp/goref-lowres
+while getopts "b:o:" o; do
+	case $o in
+	b) build=$OPTARG ;;
+	o) out=$OPTARG ;;
+	*) echo "usage: $0 [-b BUILD] [-o OUTDIR]" >&2; exit 64 ;;
+	esac
+done
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "$build" && pwd)
+mkdir -p "$out"
+
+cell() { # FRAME SIZE: the mean side of a cell in pixels, from the corners found
+	"$build/goref" detect --json --size "$2" "$1" 2>/dev/null |
+		tr -d ' \n' | sed -n 's/.*"corners":\[\[\([-0-9.]*\),\([-0-9.]*\)\],\[\([-0-9.]*\),\([-0-9.]*\)\],\[\([-0-9.]*\),\([-0-9.]*\)\],\[\([-0-9.]*\),\([-0-9.]*\)\]\].*/\1 \2 \3 \4 \5 \6 \7 \8/p' |
+		awk -v n="$2" '{ s = 0; for (k = 0; k < 4; k++) { l = (k + 1) % 4; dx = $(2*l+1) - $(2*k+1); dy = $(2*l+2) - $(2*k+2); s += sqrt(dx*dx + dy*dy) } printf "%.1f", s / 4 / (n - 1) }'
+}
+
+echo "rendered 19x19, 60 moves, 3 violations, seed 3:"
+for wh in 1280x720 768x432 640x360 512x288 448x252 384x216; do
+	w=${wh%x*} h=${wh#*x} d=$out/r19-$w
+	[ -f "$d/truth.jsonl" ] || "$build/goref-render" --quiet --seed 3 --moves 60 --violations 3 --width "$w" \
+		--height "$h" "$here/samples/game.sgf" "$d" >/dev/null
+	printf '  %-9s %5s px a cell: ' "$wh" "$(cell "$d/000000.jpg" 19)"
+	"$build/goref" eval-video "$d" 2>/dev/null | tail -1 | sed 's/;.*delay/; delay/; s/ on one core.*//'
+done
+
+v=$here/../shared/datasets/video-9x9-table
+if [ ! -f "$v/labels.txt" ]; then
+	echo "the real video is not in $v: its part is left out"
+	exit 0
+fi
+if ! command -v convert >/dev/null || ! convert -version 2>/dev/null | grep -q ImageMagick; then
+	echo "ImageMagick's convert is not here: the real video's part is left out"
+	exit 0
+fi
+echo "real 9x9 video (tests/e2e_realvideo.sh on shrunk frames):"
+for w in 640 320 240 213; do
+	h=$((w * 3 / 4))
+	s=$out/real-$w/datasets/video-9x9-table
+	if [ ! -f "$s/frames/times.txt" ]; then
+		mkdir -p "$s/frames"
+		for f in "$v"/frames/*.jpg; do
+			convert "$f" -resize "${w}x$h" -quality 90 "$s/frames/$(basename "$f")"
+		done
+		cp "$v/frames/times.txt" "$s/frames/"
+		cp "$v/labels.txt" "$s/"
+	fi
+	printf '  %4dx%-4d %5s px a cell: ' "$w" "$h" "$(cell "$s/frames/gocap153421.jpg" 9)"
+	GOREF_SHARED=$out/real-$w bash "$here/tests/e2e_realvideo.sh" "$build/goref" "$here/tests/fixtures" 2>&1 |
+		grep -E '^real video|^rulings' | tr '\n' ' ' | sed 's/real video: //; s/rulings (time type)/rulings/'
+	echo
+done
