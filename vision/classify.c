@@ -415,6 +415,12 @@ static void parallax(const double H[9], int w, int h, int size, double height, f
 
 int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_point_features *feat)
 {
+	return gv_classify_features_update(rgb, H, size, feat, NULL);
+}
+
+int gv_classify_features_update(const gv_image *rgb, const double H[9], int size, gv_point_features *feat,
+                                const bool *redo)
+{
 	int rc = check_args(rgb, H, size);
 	if (rc)
 		return rc;
@@ -490,6 +496,8 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 
 	for (int j = 0; j < size; j++)
 		for (int i = 0; i < size; i++) {
+			if (redo && !redo[j * size + i])
+				continue;
 			gv_point_features *f = &feat[j * size + i];
 			double bl = 0, by = 0;
 			board_at(&m, i, j, &bl, &by);

@@ -10,6 +10,8 @@
 #ifndef GOREF_VISION_CLASSIFY_H
 #define GOREF_VISION_CLASSIFY_H
 
+#include <stdbool.h>
+
 #include "image.h"
 
 /* cells[j * size + i] receives GR_EMPTY (0), GR_BLACK (1) or GR_WHITE (2)
@@ -41,6 +43,12 @@ typedef struct gv_point_features {
 /* The features of every intersection (f[j * size + i]); same errors as
  * gv_classify. */
 int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_point_features *f);
+/* The same for the points where redo[j * size + i] is true only (all when
+ * redo is NULL); the others keep the features feat holds (the caller's
+ * from an earlier frame with the same grid). The board's model is measured
+ * anew each time, so a few points cost a fraction of the whole. */
+int gv_classify_features_update(const gv_image *rgb, const double H[9], int size, gv_point_features *f,
+                                const bool *redo);
 /* gv_classify's decision from the features gv_classify_features measured
  * (gv_classify is the two in a row): for a caller that looks at the
  * features too. GV_EINVAL for a bad argument, or GV_ENOMEM. */

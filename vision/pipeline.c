@@ -61,6 +61,15 @@ struct gv_pipeline {
 	bool hidden_reading;      /* that reading had hidden squares: no observation */
 	double search_t;          /* when the grid was last searched for */
 	bool have_search;
+	double align_ref;         /* the lines' contrast at the grid in use after the last search */
+	/* the classifier's features of the last reading, kept to classify
+	 * again only the points whose patches changed */
+	bool have_feat;
+	double feat_full_t;       /* when every point was last classified */
+	long feat_spell;          /* in which still spell */
+	gv_point_features feat[NPT];
+	float feat_pt[NPT];       /* each point's patch grey when its features were taken */
+	double check_t;           /* when the grid was last searched for by the clock (not by a drop) */
 	/* the last observation */
 	bool have_obs;
 	unsigned char cells[NPT];
@@ -180,6 +189,7 @@ static void use_grid(gv_pipeline *p, const double H[9])
 	}
 	p->located = true;
 	p->win = false;
+	p->have_feat = false;
 }
 
 /* Mean grey of a patch (-1 when no sample is on the image). */
@@ -234,10 +244,10 @@ static int cmp_float(const void *a, const void *b)
 
 /* Which squares are hidden now, against the colours of the last reading.
  * Returns how many. */
-static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *hid)
+static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *hid, bool *strong)
 {
 	for (int k = 0; k < NSQ; k++)
-		hid[k] = false;
+		hid[k] = strong[k] = false;
 	if (!p->have_ref)
 		return 0;
 	/* the overall light change: the median brightness ratio */
@@ -330,7 +340,9 @@ static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *h
 		 * around it; or changed a lot (an arm larger than the squares
 		 * around); or deeply darkened */
 		float thr = (float)p->o.hidden;
-		if ((dh > thr && dl > thr) || dh > GV_HIDDEN_STRONG * thr || rel < 0.55f) {
+		bool deep = dh > GV_HIDDEN_STRONG * thr || rel < 0.55f;
+		if ((dh > thr && dl > thr) || deep) {
+			strong[k] = deep;
 			if (p->debug)
 				fprintf(stderr, "  square %d,%d local %.3f hue %.3f rel %.2f gain %.2f ref %.0f,%.0f,%.0f now %.0f,%.0f,%.0f\n", k % (p->size + 1),
 				        k / (p->size + 1), dl, dh, rel, gain, p->ref_sq[k][0], p->ref_sq[k][1], p->ref_sq[k][2], cur[k][0], cur[k][1], cur[k][2]);
@@ -355,12 +367,16 @@ static void point_chroma(const gv_pipeline *p, const gv_image *f, int k, float c
  * stones of its colour that were there before, in this same frame: a
  * finger's tip or a nail read as a white stone is pinker than the white
  * stones beside it, whatever the light. -1: too few stones to judge. */
-static int alien_stone(const gv_pipeline *p, const gv_image *f, const unsigned char *cells, int k)
+/* The chroma of the stones of colour c that were there before and are
+ * still read so, in this frame: their median (mr, mb) and how far a stone
+ * of theirs may be from it (lim). False when too few to judge. */
+static bool stone_population(const gv_pipeline *p, const gv_image *f, const unsigned char *cells, unsigned char c,
+                             float *mr, float *mb, float *lim)
 {
 	int n = p->size, m = 0;
 	float r[NPT], b[NPT];
 	for (int q = 0; q < n * n; q++)
-		if (cells[q] == cells[k] && p->cells[q] == cells[k]) {
+		if (cells[q] == c && p->cells[q] == c) {
 			float ch[2];
 			point_chroma(p, f, q, ch);
 			r[m] = ch[0];
@@ -368,26 +384,100 @@ static int alien_stone(const gv_pipeline *p, const gv_image *f, const unsigned c
 			m++;
 		}
 	if (m < GV_ALIEN_MIN_STONES)
-		return -1;
+		return false;
 	float rs[NPT], bs[NPT];
 	memcpy(rs, r, sizeof r[0] * (size_t)m);
 	memcpy(bs, b, sizeof b[0] * (size_t)m);
 	qsort(rs, (size_t)m, sizeof rs[0], cmp_float);
 	qsort(bs, (size_t)m, sizeof bs[0], cmp_float);
-	float mr = rs[m / 2], mb = bs[m / 2], spread = 0;
-	for (int q = 0; q < m; q++) {
-		float d = fmaxf(fabsf(r[q] - mr), fabsf(b[q] - mb));
-		if (d > spread)
-			spread = d;
-	}
+	*mr = rs[m / 2];
+	*mb = bs[m / 2];
+	/* their spread: the median deviation (black stones' chroma is noisy,
+	 * and one misread stone must not widen the limit) */
+	float dev[NPT];
+	for (int q = 0; q < m; q++)
+		dev[q] = fmaxf(fabsf(r[q] - *mr), fabsf(b[q] - *mb));
+	qsort(dev, (size_t)m, sizeof dev[0], cmp_float);
+	*lim = fmaxf(GV_ALIEN_SPREAD * dev[m / 2], GV_ALIEN_MIN);
+	return true;
+}
+
+static int alien_stone(const gv_pipeline *p, const gv_image *f, const unsigned char *cells, int k)
+{
+	float mr, mb, lim;
+	if (!stone_population(p, f, cells, cells[k], &mr, &mb, &lim))
+		return -1;
 	float ch[2];
 	point_chroma(p, f, k, ch);
 	float d = fmaxf(fabsf(ch[0] - mr), fabsf(ch[1] - mb));
-	float lim = fmaxf(GV_ALIEN_SPREAD * spread, GV_ALIEN_MIN);
 	if (p->debug)
-		fprintf(stderr, "  new stone %d,%d %s: chroma off by %.3f (limit %.3f, %d stones)\n", k % n, k / n,
-		        cells[k] == 1 ? "black" : "white", d, lim, m);
+		fprintf(stderr, "  new stone %d,%d %s: chroma off by %.3f (limit %.3f)\n", k % p->size, k / p->size,
+		        cells[k] == 1 ? "black" : "white", d, lim);
 	return d > lim;
+}
+
+/* The distance in chroma from x to the segment from a to b. */
+static float seg_dist(const float x[2], const float a[2], const float b[2])
+{
+	float dx = b[0] - a[0], dy = b[1] - a[1], len2 = dx * dx + dy * dy;
+	float u = len2 > 0 ? ((x[0] - a[0]) * dx + (x[1] - a[1]) * dy) / len2 : 0;
+	u = u < 0 ? 0 : u > 1 ? 1 : u;
+	float ex = x[0] - (a[0] + u * dx), ey = x[1] - (a[1] + u * dy);
+	return sqrtf(ex * ex + ey * ey);
+}
+
+static void rgb_chroma(const float rgb[3], float ch[2])
+{
+	float s = rgb[0] + rgb[1] + rgb[2];
+	ch[0] = s > 0 ? rgb[0] / s : 0;
+	ch[1] = s > 0 ? rgb[2] / s : 0;
+}
+
+/* Whether a square beside a new stone shows something else than what it
+ * showed (its reference: wood, or a stone now gone), the new stone (its
+ * colour's chroma), the bare wood, or a blend of those (the stone's rim over
+ * part of it): its chroma further than GV_ALIEN_SQUARE from the segments
+ * between them.
+ * A fingertip's violet or pink is none of them. */
+static bool alien_square(const float now[3], const float ref[3], const float wood[2], float mr, float mb)
+{
+	float x[2], a[2], st[2] = {mr, mb};
+	rgb_chroma(now, x);
+	rgb_chroma(ref, a);
+	float d = fminf(seg_dist(x, a, st), fminf(seg_dist(x, wood, st), seg_dist(x, a, wood)));
+	return d > GV_ALIEN_SQUARE;
+}
+
+/* The bare wood's chroma: the median reference of the squares whose four
+ * points are empty, before and now. False when fewer than 4. */
+static bool wood_chroma(const gv_pipeline *p, const unsigned char *cells, float wood[2])
+{
+	int n = p->size, m = n + 1, k = 0;
+	float r[NSQ], b[NSQ];
+	for (int q = 0; q < p->nsq; q++) {
+		int qi = q % m, qj = q / m;
+		bool bare = true;
+		for (int a = -1; a <= 0 && bare; a++)
+			for (int c = -1; c <= 0 && bare; c++) {
+				int i = qi + c, j = qj + a;
+				if (i >= 0 && j >= 0 && i < n && j < n)
+					bare = cells[j * n + i] == 0 && p->cells[j * n + i] == 0;
+			}
+		if (!bare)
+			continue;
+		float ch[2];
+		rgb_chroma(p->ref_sq[q], ch);
+		r[k] = ch[0];
+		b[k] = ch[1];
+		k++;
+	}
+	if (k < 4)
+		return false;
+	qsort(r, (size_t)k, sizeof r[0], cmp_float);
+	qsort(b, (size_t)k, sizeof b[0], cmp_float);
+	wood[0] = r[k / 2];
+	wood[1] = b[k / 2];
+	return true;
 }
 
 /* Hidden squares that are no hand:
@@ -404,7 +494,8 @@ static int alien_stone(const gv_pipeline *p, const gv_image *f, const unsigned c
  *    not).
  * Clears those squares; returns how many stay hidden. */
 #define STONE_PATCH 6
-static int excuse_patches(const gv_pipeline *p, const gv_image *f, bool *hid, const unsigned char *cells, bool sparse)
+static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float cur[NSQ][3], bool *hid,
+                          const bool *strong, const unsigned char *cells, bool sparse)
 {
 	int n = p->size, m = n + 1;
 	int comp[NSQ], stack[NSQ], seen[NPT];
@@ -418,13 +509,14 @@ static int excuse_patches(const gv_pipeline *p, const gv_image *f, bool *hid, co
 			continue;
 		/* the 8-connected patch of hidden squares from s0 */
 		int sp = 0, len = 0, members[NSQ];
-		bool all_touch = true, any_touch = false;
+		bool all_touch = true, any_touch = false, deep = false;
 		int ncame = 0, came[NPT]; /* the points it touches where a stone came (or changed colour) */
 		stack[sp++] = s0;
 		comp[s0] = s0;
 		while (sp) {
 			int q = stack[--sp];
 			members[len++] = q;
+			deep = deep || strong[q];
 			int qi = q % m, qj = q / m;
 			/* square (qi, qj) has the points (qi-1..qi, qj-1..qj) at its corners */
 			bool touch = false;
@@ -453,7 +545,10 @@ static int excuse_patches(const gv_pipeline *p, const gv_image *f, bool *hid, co
 					}
 				}
 		}
-		bool excused = !any_touch;
+		/* light: frames seconds apart only (a streaming camera sees the
+		 * light change slowly, and the reference follows it), a change of
+		 * colour light can make, and the board read as before */
+		bool excused = sparse && !deep && !any_touch;
 		if (!excused && all_touch && ncame >= 1 && len <= STONE_PATCH * ncame) {
 			/* one stone comes in a move (captures go); fingers read as
 			 * stones come in twos and threes, so more than one only
@@ -466,6 +561,37 @@ static int excuse_patches(const gv_pipeline *p, const gv_image *f, bool *hid, co
 			}
 			excused = aliens == 0 &&
 			          (ncame == 1 || (sparse && judged == ncame && ncame <= GV_SPARSE_STONES_AT_ONCE));
+			/* and each square shows wood, one of the stones, or a blend */
+			float wood[2];
+			bool have_wood = excused && wood_chroma(p, cells, wood);
+			for (int c = 1; c <= 2 && excused && have_wood; c++) {
+				bool came_c = false;
+				for (int q = 0; q < ncame; q++)
+					came_c = came_c || cells[came[q]] == c;
+				float mr, mb, lim;
+				if (!came_c || !stone_population(p, f, cells, (unsigned char)c, &mr, &mb, &lim))
+					continue;
+				for (int q = 0; q < len && excused; q++) {
+					/* a square beside a stone of the other colour only */
+					bool other_only = true;
+					int qi = members[q] % m, qj = members[q] / m;
+					for (int a = -1; a <= 0; a++)
+						for (int b = -1; b <= 0; b++) {
+							int i = qi + b, j = qj + a;
+							if (i >= 0 && j >= 0 && i < n && j < n && cells[j * n + i] == c &&
+							    p->cells[j * n + i] != c)
+								other_only = false;
+						}
+					if (other_only)
+						continue;
+					if (alien_square(cur[members[q]], p->ref_sq[members[q]], wood, mr, mb)) {
+						excused = false;
+						if (p->debug)
+							fprintf(stderr, "  square %d,%d beside a new stone shows neither wood nor stone\n",
+							        qi, qj);
+					}
+				}
+			}
 		}
 		if (excused)
 			for (int k = 0; k < len; k++)
@@ -552,6 +678,35 @@ static double corner_shift(const double a[8], const double b[8])
 	return m;
 }
 
+/* The median ratio of now to then over the patches seen in both: the
+ * light's overall change (1 when too few). */
+static float light_gain(const float *now, const float *then, int n)
+{
+	float r[NSQ];
+	int m = 0;
+	for (int k = 0; k < n; k++)
+		if (now[k] >= 0 && then[k] > 8)
+			r[m++] = now[k] / then[k];
+	if (m < 4)
+		return 1;
+	qsort(r, (size_t)m, sizeof *r, cmp_float);
+	return r[m / 2];
+}
+
+/* The mean contrast of the grid lines at the points read empty (lines
+ * show there), or -1 when too few are empty to tell. */
+static double alignment(const gv_pipeline *p, const unsigned char *cells, const gv_point_features *feat)
+{
+	int n = p->size, m = 0;
+	double sum = 0;
+	for (int k = 0; k < n * n; k++)
+		if (cells[k] == 0) {
+			sum += feat[k].line > 0 ? feat[k].line : 0;
+			m++;
+		}
+	return m >= GV_ALIGN_MIN_EMPTY ? sum / m : -1;
+}
+
 /* Reads the frame: classify, hold what is hidden or unsure. 1 with an
  * observation, 0 none (the grid no longer fits the image), <0 error. */
 static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, gv_observation *obs, char *err, size_t cap)
@@ -562,11 +717,51 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	bool hid[NSQ];
 	for (int k = 0; k < p->nsq; k++)
 		patch_rgb(f, &p->sq[k], QS * QS, cur[k]);
-	int nhid = hidden_squares(p, cur, hid);
+	bool strong[NSQ];
+	int nhid = hidden_squares(p, cur, hid, strong);
 	unsigned char cells[NPT];
 	float conf[NPT];
 	gv_point_features feat[NPT];
-	int rc = gv_classify_features(f, p->H, n, feat);
+	/* Classifying is most of a reading without a search: only the points
+	 * whose patch (or a neighbour's: a stone seen at an angle leans over)
+	 * changed since their features were taken are classified again, the
+	 * light's change taken out; every point every few seconds */
+	float ptg[NPT];
+	bool redo[NPT];
+	bool all = !p->have_feat || t - p->feat_full_t >= GV_RECLASSIFY_EVERY_S || p->feat_spell != p->spell ||
+	           sparse || p->o.stills;
+	for (int k = 0; k < n * n; k++)
+		ptg[k] = patch_grey(f, &p->pt[k], PS * PS);
+	if (!all) {
+		float gain = light_gain(ptg, p->feat_pt, n * n);
+		bool ch[NPT];
+		for (int k = 0; k < n * n; k++)
+			ch[k] = ptg[k] < 0 || p->feat_pt[k] < 0 || fabsf(ptg[k] - gain * p->feat_pt[k]) > (float)p->o.motion;
+		for (int j = 0; j < n; j++)
+			for (int i = 0; i < n; i++) {
+				bool r = false;
+				for (int a = -1; a <= 1 && !r; a++)
+					for (int b = -1; b <= 1 && !r; b++) {
+						int x = i + b, y = j + a;
+						r = x >= 0 && y >= 0 && x < n && y < n && ch[y * n + x];
+					}
+				redo[j * n + i] = r;
+			}
+		memcpy(feat, p->feat, sizeof(feat[0]) * (size_t)(n * n));
+	}
+	int rc = gv_classify_features_update(f, p->H, n, feat, all ? NULL : redo);
+	if (rc == 0) {
+		for (int k = 0; k < n * n; k++)
+			if (all || redo[k])
+				p->feat_pt[k] = ptg[k];
+		if (all) {
+			p->feat_full_t = t;
+			p->feat_spell = p->spell;
+		}
+		p->st.classified += all ? n * n : 0;
+		for (int k = 0; k < n * n && !all; k++)
+			p->st.classified += redo[k];
+	}
 	if (rc == GV_EINVAL) { /* the grid reaches beyond the image */
 		p->located = false;
 		return 0;
@@ -584,8 +779,19 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	 * board read through the grid in use (a bumped board read through the
 	 * old grid does not), and one that moved by half a cell or more only
 	 * when two searches in a row found it. */
+	/* The search is most of a reading's cost (70% of the pipeline's
+	 * instructions): the grid in use is checked first by its lines'
+	 * contrast on the points read empty, which a bump or a slip of a fifth
+	 * of a cell takes away; a drop searches at once, and otherwise a
+	 * search every few seconds follows drift. */
+	double align = alignment(p, cells, feat);
+	bool due = !p->have_search || align < 0 || align < GV_ALIGN_DROP * p->align_ref ||
+	           t - p->check_t >= GV_SEARCH_EVERY_S;
 	/* once a second at most while the board stays hidden */
-	if (p->o.relocate && p->have_obs && (!p->hidden_reading || !p->have_search || t - p->search_t >= 1.0)) {
+	if (p->o.relocate && p->have_obs && due && (!p->hidden_reading || !p->have_search || t - p->search_t >= 1.0)) {
+		bool by_clock = p->have_search && align >= 0 && align >= GV_ALIGN_DROP * p->align_ref;
+		if (by_clock || !p->have_search)
+			p->check_t = t;
 		double H[9];
 		p->have_search = true;
 		p->search_t = t;
@@ -644,15 +850,24 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 					memcpy(cells, cells2, sizeof cells);
 					memcpy(conf, conf2, sizeof conf);
 					memcpy(feat, feat2, sizeof feat);
+					for (int k = 0; k < n * n; k++)
+						p->feat_pt[k] = patch_grey(f, &p->pt[k], PS * PS);
+					p->feat_full_t = t;
 					/* the same board from the new grid: the hue of the
 					 * square middles does not depend on where exactly
 					 * they are */
 					for (int k = 0; k < p->nsq; k++)
 						patch_rgb(f, &p->sq[k], QS * QS, cur[k]);
-					nhid = hidden_squares(p, cur, hid);
+					nhid = hidden_squares(p, cur, hid, strong);
 				}
 			}
 		}
+	}
+	memcpy(p->feat, feat, sizeof(feat[0]) * (size_t)(n * n));
+	p->have_feat = true;
+	if (p->o.relocate && p->have_obs && p->search_t == t) {
+		double a = relocated ? alignment(p, cells, feat) : align;
+		p->align_ref = a > 0 ? a : 0;
 	}
 	if (p->debug && nhid) {
 		fprintf(stderr, "t %.2f before excuse %d hidden:", t, nhid);
@@ -662,7 +877,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 		fprintf(stderr, "\n");
 	}
 	if (nhid && p->have_obs)
-		nhid = excuse_patches(p, f, hid, cells, sparse);
+		nhid = excuse_patches(p, f, cur, hid, strong, cells, sparse);
 	bool worn[NPT];
 	nhid += covered_points(p, t, cells, feat, hid, worn);
 	p->st.readings++;
@@ -739,21 +954,6 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 				fprintf(stderr, "t %.2f hidden square %d,%d\n", t, k % (n + 1), k / (n + 1));
 	p->st.held_points += obs->nheld;
 	return 1;
-}
-
-/* The median ratio of now to then over the patches seen in both: the
- * light's overall change (1 when too few). */
-static float light_gain(const float *now, const float *then, int n)
-{
-	float r[NSQ];
-	int m = 0;
-	for (int k = 0; k < n; k++)
-		if (now[k] >= 0 && then[k] > 8)
-			r[m++] = now[k] / then[k];
-	if (m < 4)
-		return 1;
-	qsort(r, (size_t)m, sizeof *r, cmp_float);
-	return r[m / 2];
 }
 
 int gv_pipeline_feed(gv_pipeline *p, const gv_image *rgb, double t, gv_observation *obs, char *err, size_t cap)

@@ -99,6 +99,7 @@ typedef struct gv_pipeline_stats {
 	long observations;  /* observations made */
 	long locates;       /* grid searches run */
 	long relocations;   /* times a moved grid was taken */
+	long classified;    /* points classified (all of them at a full reading, else those that changed) */
 	long held_points;   /* points held over all observations */
 	long hidden_readings; /* readings that were no observation: something hid squares */
 	bool located;       /* the grid is known */

@@ -108,14 +108,20 @@
 #define GV_HIDDEN_STRONG 2.0
 
 /* A stone new in a reading looks unlike the stones of its colour already
- * on the board (a finger's tip read as a white stone) when its chroma (red
- * and blue shares) is further from theirs (median) than this many times
- * their own largest deviation, and at least GV_ALIEN_MIN. On the real 9x9
- * video, real new stones came to 3.3 times the MAD and at most 0.8 times the
- * largest deviation; two fingertips 4.3 times it and 2.7 times. Chosen at
- * 2, between: tuned on that one video, not held out. */
-#define GV_ALIEN_SPREAD 2.0
-#define GV_ALIEN_MIN 0.02f
+ * on the board (a finger's tip read as a stone) when its chroma (red and
+ * blue shares) is further from theirs (median) than this many times their
+ * median deviation, and at least GV_ALIEN_MIN. Seen, in median deviations:
+ * real new stones up to 4.5 (the real 9x9 video) and 0.030 off (gomrade's
+ * sequence, under the floor); fingertips 11 and 13.6. Set at 6 and 0.04 on
+ * those: tuned on the real video and gomrade's sequence, not held out. */
+#define GV_ALIEN_SPREAD 6.0
+#define GV_ALIEN_MIN 0.04f
+/* A square beside a new stone shows the wood, the stone, what it showed
+ * before, or a blend of them: its chroma is within this of the segments
+ * between those. Seen on the real 9x9 video: real stones' squares at most
+ * 0.011, the fingertip over the top edge 0.054. Set at 0.03 between: tuned
+ * on that video, not held out. */
+#define GV_ALIEN_SQUARE 0.03f
 /* Stones of a colour needed before new ones are judged against them. */
 #define GV_ALIEN_MIN_STONES 3
 /* Frames seconds apart: at most this many stones may come in one patch of
@@ -129,5 +135,23 @@
  * video read at 1.00; an edge stone half off the photo flickered to empty
  * at 0.02-0.27. Chosen as "more likely than not", not tuned. */
 #define GV_CHANGE_CONF 0.5f
+
+/* The grid in use is searched for again when its lines' mean contrast on
+ * the points read empty falls under this share of what it was after the
+ * last search (a grid a fifth of a cell off loses its lines: the contrast
+ * is taken within 0.075 cell of the line), and otherwise every
+ * GV_SEARCH_EVERY_S seconds (drift is a pixel a minute); with fewer than
+ * GV_ALIGN_MIN_EMPTY empty points it is searched for at every reading.
+ * Chosen by reasoning, before scoring: a bump leaves a small share of the
+ * lines' contrast, hands over the board a large one. */
+#define GV_ALIGN_DROP 0.7
+#define GV_SEARCH_EVERY_S 15.0
+#define GV_ALIGN_MIN_EMPTY 8
+
+/* Between readings, only the points whose patch (or a neighbour's) changed
+ * by more than the motion threshold are classified again; every point is
+ * classified again after this many seconds (the light drifts; the board's
+ * model is measured anew at every reading). Chosen by reasoning. */
+#define GV_RECLASSIFY_EVERY_S 5.0
 
 #endif

@@ -77,6 +77,7 @@ bool cli_is_help(const char *arg);
 int cmd_score(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_bench_vision(int argc, char **argv);
 int cmd_referee(int argc, char **argv);
 int cmd_makelog(int argc, char **argv);
 int cmd_detect(int argc, char **argv);

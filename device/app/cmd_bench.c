@@ -25,7 +25,8 @@ static const char bench_usage[] =
 	"            position after each stone, and after its captures are\n"
 	"            lifted), refereed from the first observation to the last:\n"
 	"            microseconds a game, events a second\n"
-	"Deterministic work for a seed (default 1); the times vary with the machine.\n";
+	"Deterministic work for a seed (default 1); the times vary with the machine.\n"
+	"'goref bench --vision --help': the frame pipeline's bench.\n";
 
 #define ROUNDS 5
 

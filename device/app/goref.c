@@ -28,6 +28,25 @@
 #define VISION(fn) NULL
 #endif
 
+#ifndef GOREF_HAVE_VISION
+static int run_vision(char **argv);
+static char **all_argv;
+#endif
+
+/* goref bench, or with --vision the frame pipeline's bench (goref-vision) */
+static int bench(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--vision")) {
+#ifdef GOREF_HAVE_VISION
+			return cmd_bench_vision(argc, argv);
+#else
+			return run_vision(all_argv);
+#endif
+		}
+	return cmd_bench(argc, argv);
+}
+
 typedef struct command {
 	const char *name;
 	int (*run)(int argc, char **argv); /* NULL: in goref-vision */
@@ -40,7 +59,8 @@ static const command commands[] = {
 	{ "referee", cmd_referee, "rule on an observation log (what the camera saw, what the\n"
 	                          "operator said): events as JSON lines, the game as SGF" },
 	{ "makelog", cmd_makelog, "turn an SGF game into a clean observation log" },
-	{ "bench", cmd_bench, "measure the speed of the rules core" },
+	{ "bench", bench, "measure the speed of the rules core; with --vision, of the frame\n"
+	                  "pipeline on a folder of frames (per-frame percentiles)" },
 	{ "detect", VISION(cmd_detect), "find the board and the stones in a photo: the diagram as seen" },
 	{ "eval", VISION(cmd_eval), "run detect on photos with their true positions and measure it" },
 	{ "replay", VISION(cmd_replay), "referee a game from recorded frames (a folder, or raw frames on\n"
@@ -125,6 +145,9 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const char *cmd = argv[1];
+#ifndef GOREF_HAVE_VISION
+	all_argv = argv;
+#endif
 	if (cli_is_help(cmd) || !strcmp(cmd, "help")) {
 		usage(stdout);
 		return EXIT_OK;
