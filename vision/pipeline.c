@@ -2,6 +2,7 @@
 #include "pipeline.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,9 +83,25 @@ struct gv_pipeline {
 	int cov_spells[NPT];      /* still spells in a row in which it was read covered */
 	long cov_spell[NPT];      /* the last still spell counted there */
 	bool have_ref;
-	bool debug;               /* GOREF_PIPE_DEBUG set: what it does goes to stderr */
+	bool debug;               /* a trace callback is set */
 	gv_pipeline_stats st;
 };
+
+/* One line to the trace callback (printf-style). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void tr(const gv_pipeline *p, const char *fmt, ...)
+{
+	if (!p->o.trace)
+		return;
+	char line[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	p->o.trace(line, p->o.trace_ud);
+}
 
 void gv_pipeline_opts_init(gv_pipeline_opts *o)
 {
@@ -118,7 +135,7 @@ int gv_pipeline_new(gv_pipeline **out, const gv_pipeline_opts *opts)
 	if (!p)
 		return GV_ENOMEM;
 	p->o = o;
-	p->debug = getenv("GOREF_PIPE_DEBUG") != NULL;
+	p->debug = opts->trace != NULL;
 	p->size = o.size;
 	p->nsq = (o.size + 1) * (o.size + 1);
 	p->st.located = false;
@@ -344,7 +361,7 @@ static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *h
 		if ((dh > thr && dl > thr) || deep) {
 			strong[k] = deep;
 			if (p->debug)
-				fprintf(stderr, "  square %d,%d local %.3f hue %.3f rel %.2f gain %.2f ref %.0f,%.0f,%.0f now %.0f,%.0f,%.0f\n", k % (p->size + 1),
+				tr(p, "  square %d,%d local %.3f hue %.3f rel %.2f gain %.2f ref %.0f,%.0f,%.0f now %.0f,%.0f,%.0f", k % (p->size + 1),
 				        k / (p->size + 1), dl, dh, rel, gain, p->ref_sq[k][0], p->ref_sq[k][1], p->ref_sq[k][2], cur[k][0], cur[k][1], cur[k][2]);
 			hid[k] = true;
 			count++;
@@ -411,7 +428,7 @@ static int alien_stone(const gv_pipeline *p, const gv_image *f, const unsigned c
 	point_chroma(p, f, k, ch);
 	float d = fmaxf(fabsf(ch[0] - mr), fabsf(ch[1] - mb));
 	if (p->debug)
-		fprintf(stderr, "  new stone %d,%d %s: chroma off by %.3f (limit %.3f)\n", k % p->size, k / p->size,
+		tr(p, "  new stone %d,%d %s: chroma off by %.3f (limit %.3f)", k % p->size, k / p->size,
 		        cells[k] == 1 ? "black" : "white", d, lim);
 	return d > lim;
 }
@@ -587,7 +604,7 @@ static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float c
 					if (alien_square(cur[members[q]], p->ref_sq[members[q]], wood, mr, mb)) {
 						excused = false;
 						if (p->debug)
-							fprintf(stderr, "  square %d,%d beside a new stone shows neither wood nor stone\n",
+							tr(p, "  square %d,%d beside a new stone shows neither wood nor stone",
 							        qi, qj);
 					}
 				}
@@ -804,7 +821,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 			gv_h_corners(H, n, c);
 			d = corner_shift(c, p->corners);
 			if (p->debug)
-				fprintf(stderr, "t %.2f grid search: corners moved %.1f px (cell %.1f px)\n", t, d, p->cell_px);
+				tr(p, "t %.2f grid search: corners moved %.1f px (cell %.1f px)", t, d, p->cell_px);
 		}
 		bool candidate = rc == 1 && d > tol;
 		if (candidate && d >= 0.5 * p->cell_px) {
@@ -870,11 +887,13 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 		p->align_ref = a > 0 ? a : 0;
 	}
 	if (p->debug && nhid) {
-		fprintf(stderr, "t %.2f before excuse %d hidden:", t, nhid);
-		for (int k = 0; k < p->nsq; k++)
+		char list[400];
+		size_t at = 0;
+		for (int k = 0; k < p->nsq && at + 12 < sizeof list; k++)
 			if (hid[k])
-				fprintf(stderr, " %d,%d", k % (n + 1), k / (n + 1));
-		fprintf(stderr, "\n");
+				at += (size_t)snprintf(list + at, sizeof list - at, " %d,%d", k % (n + 1), k / (n + 1));
+		list[at] = 0;
+		tr(p, "t %.2f before excuse %d hidden:%s", t, nhid, list);
 	}
 	if (nhid && p->have_obs)
 		nhid = excuse_patches(p, f, cur, hid, strong, cells, sparse);
@@ -951,7 +970,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	if (p->debug)
 		for (int k = 0; k < p->nsq; k++)
 			if (hid[k])
-				fprintf(stderr, "t %.2f hidden square %d,%d\n", t, k % (n + 1), k / (n + 1));
+				tr(p, "t %.2f hidden square %d,%d", t, k % (n + 1), k / (n + 1));
 	p->st.held_points += obs->nheld;
 	return 1;
 }

@@ -78,6 +78,10 @@ typedef struct gv_pipeline_opts {
 	bool relocate;    /* look for the grid again at every reading (default true) */
 	bool has_corners; /* corners holds the grid's corners (from a calibration): no search */
 	double corners[8];/* x y clockwise from the top-left, as gv_locate gives them */
+	/* what the pipeline decides and why, one line at a time (no newline),
+	 * for the one tuning it; NULL (the default): nothing is formatted */
+	void (*trace)(const char *line, void *ud);
+	void *trace_ud;
 } gv_pipeline_opts;
 
 /* Fills o with the defaults. */

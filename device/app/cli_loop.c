@@ -2,10 +2,26 @@
  * pipeline's and the referee's). See loop.h. */
 #ifdef GOREF_HAVE_VISION
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "loop.h"
+
+static void trace_to_stderr(const char *line, void *ud)
+{
+	(void)ud;
+	fputs(line, stderr);
+	fputc('\n', stderr);
+}
+
+void cli_loop_trace(gd_loop_opts *o)
+{
+	if (getenv("GOREF_PIPE_DEBUG")) {
+		o->pipe.trace = trace_to_stderr;
+		o->pipe.trace_ud = NULL;
+	}
+}
 
 int cli_loop_option(const char *cmd, int argc, char **argv, int *i, gd_loop_opts *o)
 {

@@ -138,6 +138,7 @@ int cmd_replay(int argc, char **argv)
 {
 	gd_loop_opts o;
 	gd_loop_opts_init(&o);
+	cli_loop_trace(&o); /* GOREF_PIPE_DEBUG: the pipeline's trace on stderr */
 	const char *src_path = NULL, *sgf_out = NULL, *events_out = NULL, *log_out = NULL;
 	const char *times = NULL;
 	cli_frames fr = {.format = "rgb24"};

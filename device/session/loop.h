@@ -94,7 +94,11 @@ const gd_loop_stats *gd_loop_get_stats(gd_loop *l);
 int gd_loop_run(gd_source *src, const gd_loop_opts *o, gr_referee **ref_out, gd_loop_stats *st,
                 char *err, size_t cap);
 
-/* For the commands (device/cli_loop.c): if argv[*i] is one of the options
+/* For the commands (device/app/cli_loop.c): the pipeline's trace on stderr
+ * when GOREF_PIPE_DEBUG is set in the environment. */
+void cli_loop_trace(gd_loop_opts *o);
+
+/* For the commands (device/app/cli_loop.c): if argv[*i] is one of the options
  * replay and watch share (--board, --rotate, --still, --komi, --persist,
  * --repetition, --setup), takes it and its value into o and returns 1 (*i
  * on its last word); 0 when it is none of them; -1 after printing why the
