@@ -803,7 +803,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	 * search every few seconds follows drift. */
 	double align = alignment(p, cells, feat);
 	bool due = !p->have_search || align < 0 || align < GV_ALIGN_DROP * p->align_ref ||
-	           t - p->check_t >= GV_SEARCH_EVERY_S;
+	           t - p->check_t >= GV_SEARCH_EVERY_S || p->far_pending || p->drift_pending;
 	/* once a second at most while the board stays hidden */
 	if (p->o.relocate && p->have_obs && due && (!p->hidden_reading || !p->have_search || t - p->search_t >= 1.0)) {
 		bool by_clock = p->have_search && align >= 0 && align >= GV_ALIGN_DROP * p->align_ref;
