@@ -258,7 +258,7 @@ static void test_a_point_without_lines_stops_hiding_the_board(void **s)
 	 * (GV_RECLASSIFY_EVERY_S) sees its lines gone: hidden readings until
 	 * the stuck time has passed, then observations again, the spot held */
 	feed(&r, cells, NULL, 15);
-	assert_true(feed(&r, cells, NULL, 90) >= 1);
+	assert_true(feed(&r, cells, NULL, 200) >= 1);
 	gv_pipeline_get_stats(r.p, &st);
 	assert_true(st.hidden_readings > hidden0);
 	expect_cells(&r.last, cells);

@@ -70,6 +70,7 @@ struct gv_pipeline {
 	long feat_spell;          /* in which still spell */
 	gv_point_features feat[NPT];
 	float feat_pt[NPT];       /* each point's patch grey when its features were taken */
+	bool doubt[NPT];          /* read hidden, covered or unsure last time: classified again */
 	double check_t;           /* when the grid was last searched for by the clock (not by a drop) */
 	/* the last observation */
 	bool have_obs;
@@ -135,7 +136,7 @@ int gv_pipeline_new(gv_pipeline **out, const gv_pipeline_opts *opts)
 	if (!p)
 		return GV_ENOMEM;
 	p->o = o;
-	p->debug = opts->trace != NULL;
+	p->debug = o.trace != NULL;
 	p->size = o.size;
 	p->nsq = (o.size + 1) * (o.size + 1);
 	p->st.located = false;
@@ -710,18 +711,21 @@ static float light_gain(const float *now, const float *then, int n)
 	return r[m / 2];
 }
 
-/* The mean contrast of the grid lines at the points read empty (lines
+/* The median contrast of the grid lines at the points read empty (lines
  * show there), or -1 when too few are empty to tell. */
 static double alignment(const gv_pipeline *p, const unsigned char *cells, const gv_point_features *feat)
 {
 	int n = p->size, m = 0;
-	double sum = 0;
+	float v[NPT];
 	for (int k = 0; k < n * n; k++)
-		if (cells[k] == 0) {
-			sum += feat[k].line > 0 ? feat[k].line : 0;
-			m++;
-		}
-	return m >= GV_ALIGN_MIN_EMPTY ? sum / m : -1;
+		if (cells[k] == 0)
+			v[m++] = feat[k].line > 0 ? feat[k].line : 0;
+	if (m < GV_ALIGN_MIN_EMPTY)
+		return -1;
+	/* the median: a hand over a few empty points hides their lines, a
+	 * grid off by a fifth of a cell loses them all */
+	qsort(v, (size_t)m, sizeof v[0], cmp_float);
+	return v[m / 2];
 }
 
 /* Reads the frame: classify, hold what is hidden or unsure. 1 with an
@@ -745,8 +749,10 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	 * light's change taken out; every point every few seconds */
 	float ptg[NPT];
 	bool redo[NPT];
-	bool all = !p->have_feat || t - p->feat_full_t >= GV_RECLASSIFY_EVERY_S || p->feat_spell != p->spell ||
-	           sparse || p->o.stills;
+	/* (in the reading that searches for the grid by the clock, so that the
+	 * two costly things come together, once in GV_SEARCH_EVERY_S) */
+	bool clock_due = p->o.relocate && p->have_obs && t - p->check_t >= GV_SEARCH_EVERY_S;
+	bool all = !p->have_feat || clock_due || t - p->feat_full_t >= GV_RECLASSIFY_EVERY_S || sparse || p->o.stills;
 	for (int k = 0; k < n * n; k++)
 		ptg[k] = patch_grey(f, &p->pt[k], PS * PS);
 	if (!all) {
@@ -762,7 +768,10 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 						int x = i + b, y = j + a;
 						r = x >= 0 && y >= 0 && x < n && y < n && ch[y * n + x];
 					}
-				redo[j * n + i] = r;
+				/* and a point in doubt last time: what hid it may have
+				 * left without changing its patch much (an arm's shadow
+				 * over an empty point hides its lines) */
+				redo[j * n + i] = r || p->doubt[j * n + i];
 			}
 		memcpy(feat, p->feat, sizeof(feat[0]) * (size_t)(n * n));
 	}
@@ -802,11 +811,14 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	 * of a cell takes away; a drop searches at once, and otherwise a
 	 * search every few seconds follows drift. */
 	double align = alignment(p, cells, feat);
-	bool due = !p->have_search || align < 0 || align < GV_ALIGN_DROP * p->align_ref ||
-	           t - p->check_t >= GV_SEARCH_EVERY_S || p->far_pending || p->drift_pending;
+	bool due = !p->have_search || align < 0 || align < GV_ALIGN_DROP * p->align_ref || clock_due ||
+	           p->far_pending;
 	/* once a second at most while the board stays hidden */
 	if (p->o.relocate && p->have_obs && due && (!p->hidden_reading || !p->have_search || t - p->search_t >= 1.0)) {
 		bool by_clock = p->have_search && align >= 0 && align >= GV_ALIGN_DROP * p->align_ref;
+		tr(p, "t %.2f search: alignment %.3f (after the last search %.3f)%s%s%s", t, align, p->align_ref,
+		   by_clock ? ", by the clock" : "", p->far_pending ? ", a far move pending" : "",
+		   p->drift_pending ? ", a drift pending" : "");
 		if (by_clock || !p->have_search)
 			p->check_t = t;
 		double H[9];
@@ -917,6 +929,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 			 * one frame in three is not taken off */
 			bool weak = p->have_obs && cells[k] != p->cells[k] && conf[k] < GV_CHANGE_CONF;
 			bool h = hidden || worn[k] || weak || (p->have_obs && conf[k] < p->o.unsure);
+			p->doubt[k] = h || (cells[k] == 0 && feat[k].line < COVERED_LINE);
 			/* with nothing to hold yet, a reading with something over
 			 * the board is no observation all the same */
 			obs->nhidden += hidden;

@@ -136,7 +136,7 @@
  * at 0.02-0.27. Chosen as "more likely than not", not tuned. */
 #define GV_CHANGE_CONF 0.5f
 
-/* The grid in use is searched for again when its lines' mean contrast on
+/* The grid in use is searched for again when its lines' median contrast on
  * the points read empty falls under this share of what it was after the
  * last search (a grid a fifth of a cell off loses its lines: the contrast
  * is taken within 0.075 cell of the line), and otherwise every
@@ -151,7 +151,8 @@
 /* Between readings, only the points whose patch (or a neighbour's) changed
  * by more than the motion threshold are classified again; every point is
  * classified again after this many seconds (the light drifts; the board's
- * model is measured anew at every reading). Chosen by reasoning. */
-#define GV_RECLASSIFY_EVERY_S 5.0
+ * model is measured anew at every reading), in the reading that searches
+ * for the grid by the clock. Chosen by reasoning. */
+#define GV_RECLASSIFY_EVERY_S 15.0
 
 #endif
