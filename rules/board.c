@@ -18,17 +18,6 @@ const char *gr_legality_name(gr_legality l)
 	return "unknown";
 }
 
-/* splitmix64 finaliser: Zobrist keys without a table or global state. */
-static inline uint64_t mix64(uint64_t z)
-{
-	z += 0x9e3779b97f4a7c15ULL;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-uint64_t gr_zobrist(gr_color c, int pt) { return mix64((uint64_t)pt * 4u + (uint64_t)c); }
-uint64_t gr_zobrist_white_to_move(void) { return mix64(0xfeedULL << 40); }
 
 
 int gr_board_init(gr_board *b, int size)
@@ -52,63 +41,9 @@ int gr_board_init(gr_board *b, int size)
 
 gr_legality gr_board_check(const gr_board *b, gr_color c, int pt, uint64_t *hash_after)
 {
-	if (pt <= 0 || pt >= GR_MAX_POINTS || b->color[pt] != GR_EMPTY)
+	if (pt <= 0 || pt >= GR_MAX_POINTS)
 		return GR_OCCUPIED;
-	const int nb[4] = {pt - 1, pt + 1, pt - b->stride, pt + b->stride};
-	const gr_color opp = gr_other(c);
-	/* Fast path: an empty neighbour and no opponent group that this stone
-	 * could take (a group is taken only when all its pseudo-liberties, at
-	 * most four, are at pt): legal, no capture, so no ko either. */
-	bool empty_nb = false, maybe_capture = false;
-	for (int i = 0; i < 4; i++) {
-		uint8_t col = b->color[nb[i]];
-		if (col == GR_EMPTY)
-			empty_nb = true;
-		else if (col == opp && b->libs[b->group[nb[i]]] <= 4)
-			maybe_capture = true;
-	}
-	if (empty_nb && !maybe_capture) {
-		if (hash_after)
-			*hash_after = b->hash ^ gr_zobrist(c, pt);
-		return GR_LEGAL;
-	}
-	int g[4], cnt[4], ng = 0; /* distinct neighbouring groups and their adjacencies to pt */
-	for (int i = 0; i < 4; i++) {
-		uint8_t col = b->color[nb[i]];
-		if (col != GR_BLACK && col != GR_WHITE)
-			continue;
-		int id = b->group[nb[i]], j;
-		for (j = 0; j < ng && g[j] != id; j++)
-			;
-		if (j == ng) {
-			g[ng] = id;
-			cnt[ng++] = 0;
-		}
-		cnt[j]++;
-	}
-	bool has_lib = false;
-	int captures = 0;
-	uint64_t h = b->hash ^ gr_zobrist(c, pt);
-	for (int i = 0; i < 4; i++)
-		if (b->color[nb[i]] == GR_EMPTY)
-			has_lib = true;
-	for (int j = 0; j < ng; j++) {
-		bool last_lib = b->libs[g[j]] == cnt[j];
-		if (b->color[g[j]] == c) {
-			if (!last_lib)
-				has_lib = true;
-		} else if (b->color[g[j]] == opp && last_lib) {
-			captures += b->gsize[g[j]];
-			h ^= b->ghash[g[j]];
-		}
-	}
-	if (!has_lib && captures == 0)
-		return GR_SUICIDE;
-	if (pt == b->ko && c == (gr_color)b->ko_color && captures == 1)
-		return GR_KO;
-	if (hash_after)
-		*hash_after = h;
-	return GR_LEGAL;
+	return gr_board_check_point(b, c, pt, hash_after);
 }
 
 static void merge_groups(gr_board *b, int a, int g)
@@ -164,45 +99,45 @@ void gr_board_play_legal(gr_board *b, gr_color c, int pt)
 {
 	const int nb[4] = {pt - 1, pt + 1, pt - b->stride, pt + b->stride};
 	uint64_t key = gr_zobrist(c, pt);
+	const gr_color opp = gr_other(c);
 	b->color[pt] = (uint8_t)c;
 	b->group[pt] = (int16_t)pt;
 	b->next[pt] = (int16_t)pt;
 	b->gsize[pt] = 1;
 	b->ghash[pt] = key;
-	b->libs[pt] = 0;
 	b->hash ^= key;
 	b->stones[c]++;
+	int libs = 0, empties = 0;
 	for (int i = 0; i < 4; i++) {
 		uint8_t col = b->color[nb[i]];
 		if (col == GR_EMPTY)
-			b->libs[pt]++;
+			libs++;
 		else if (col == GR_BLACK || col == GR_WHITE)
 			b->libs[b->group[nb[i]]]--;
 	}
-	for (int i = 0; i < 4; i++)
-		if (b->color[nb[i]] == c)
-			merge_groups(b, b->group[pt], b->group[nb[i]]);
+	b->libs[pt] = (int16_t)libs;
+	/* join the friendly groups, take the opponent's groups left without a
+	 * pseudo-liberty (in any order: each step keeps groups and liberties
+	 * right) */
 	int captured = 0, cap_pt = GR_NONE;
-	const gr_color opp = gr_other(c);
 	for (int i = 0; i < 4; i++) {
-		if (b->color[nb[i]] == opp && b->libs[b->group[nb[i]]] == 0) {
+		uint8_t col = b->color[nb[i]];
+		if (col == (uint8_t)c) {
+			merge_groups(b, b->group[pt], b->group[nb[i]]);
+		} else if (col == (uint8_t)opp && b->libs[b->group[nb[i]]] == 0) {
 			int g = b->group[nb[i]];
 			captured += b->gsize[g];
 			cap_pt = g;
 			remove_group(b, g);
 		}
+		empties += b->color[nb[i]] == GR_EMPTY;
 	}
 	b->captured[c] += captured;
 	b->last_captures = captured;
 	b->ko = GR_NONE;
-	if (captured == 1 && b->gsize[b->group[pt]] == 1) {
-		int empties = 0;
-		for (int i = 0; i < 4; i++)
-			empties += b->color[nb[i]] == GR_EMPTY;
-		if (empties == 1) {
-			b->ko = cap_pt;
-			b->ko_color = (uint8_t)opp;
-		}
+	if (captured == 1 && empties == 1 && b->gsize[b->group[pt]] == 1) {
+		b->ko = cap_pt;
+		b->ko_color = (uint8_t)opp;
 	}
 }
 

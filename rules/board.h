@@ -89,10 +89,19 @@ static inline bool gr_on_board(const gr_board *b, int pt)
 /* Empties the board. Returns 0, or -1 when size is not in 2..19 (board untouched). */
 int gr_board_init(gr_board *b, int size);
 
+/* splitmix64's finaliser: Zobrist keys without a table or global state. */
+static inline uint64_t gr_mix64(uint64_t z)
+{
+	z += 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
 /* The Zobrist key of a stone of colour c at point pt, and the key mixed in
  * for "white to move" by whole-board repetition checks. */
-uint64_t gr_zobrist(gr_color c, int pt);
-uint64_t gr_zobrist_white_to_move(void);
+static inline uint64_t gr_zobrist(gr_color c, int pt) { return gr_mix64((uint64_t)pt * 4u + (uint64_t)c); }
+static inline uint64_t gr_zobrist_white_to_move(void) { return gr_mix64(0xfeedULL << 40); }
 
 /* The situational key of a position for whole-board repetition (article 6):
  * the stones' hash with to_move mixed in. Never 0, so hash tables may use 0
@@ -108,6 +117,61 @@ static inline uint64_t gr_position_key(uint64_t stones_hash, gr_color to_move)
  * of the stones after the move and its captures. Whole-board repetition is
  * not checked here (see gr_game). */
 gr_legality gr_board_check(const gr_board *b, gr_color c, int pt, uint64_t *hash_after);
+
+/* gr_board_check for a point known to be in the padded array (0 < pt <
+ * GR_MAX_POINTS), inline for the playouts' inner loop. */
+static inline gr_legality gr_board_check_point(const gr_board *b, gr_color c, int pt, uint64_t *hash_after)
+{
+	if (b->color[pt] != GR_EMPTY)
+		return GR_OCCUPIED;
+	const int nb[4] = {pt - 1, pt + 1, pt - b->stride, pt + b->stride};
+	const uint8_t col[4] = {b->color[nb[0]], b->color[nb[1]], b->color[nb[2]], b->color[nb[3]]};
+	bool has_lib = false;
+	int captures = 0, ncap = 0, capg[4];
+	/* One pass over the neighbours. A group's pseudo-liberties (libs) count
+	 * its stone/empty adjacencies; pt is its last liberty exactly when libs
+	 * equals the number of its stones next to pt (at most four), so a group
+	 * with more than four is never taken and always leaves a liberty. */
+	for (int i = 0; i < 4; i++) {
+		if (col[i] == GR_EMPTY) {
+			has_lib = true;
+			continue;
+		}
+		if (col[i] == GR_OFFBOARD)
+			continue;
+		int g = b->group[nb[i]], L = b->libs[g];
+		bool last = false;
+		if (L <= 4) {
+			int cnt = 0;
+			for (int k = 0; k < 4; k++)
+				cnt += col[k] == col[i] && b->group[nb[k]] == g;
+			last = L == cnt;
+		}
+		if (col[i] == (uint8_t)c) {
+			if (!last)
+				has_lib = true;
+		} else if (last) {
+			int j;
+			for (j = 0; j < ncap && capg[j] != g; j++)
+				;
+			if (j == ncap) {
+				capg[ncap++] = g;
+				captures += b->gsize[g];
+			}
+		}
+	}
+	if (!has_lib && captures == 0)
+		return GR_SUICIDE;
+	if (captures == 1 && pt == b->ko && c == (gr_color)b->ko_color)
+		return GR_KO;
+	if (hash_after) {
+		uint64_t h = b->hash ^ gr_zobrist(c, pt);
+		for (int j = 0; j < ncap; j++)
+			h ^= b->ghash[capg[j]];
+		*hash_after = h;
+	}
+	return GR_LEGAL;
+}
 
 /* Places a stone of colour c at pt and removes what it captures. Checks as
  * gr_board_check does and leaves the board untouched when the move is not

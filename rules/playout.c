@@ -39,7 +39,39 @@ static void table_add(gr_playout *p, uint64_t h)
 	unsigned i = (unsigned)h & (GR_PLAYOUT_TABLE - 1);
 	while (p->seen[i] && p->seen[i] != h)
 		i = (i + 1) & (GR_PLAYOUT_TABLE - 1);
+	if (!p->seen[i]) {
+		if (p->nused < GR_PLAYOUT_TABLE / 2)
+			p->used[p->nused++] = (uint16_t)i;
+		else
+			p->clean = 0; /* a slot not listed: clear all next time */
+	}
 	p->seen[i] = h;
+}
+
+/* Empties the table: only the slots the last playout filled, unless the
+ * struct was never cleared by a playout (then all of it; 32 KB cost about
+ * as much as 70 moves). */
+static void table_clear(gr_playout *p)
+{
+	if (p->clean != GR_PLAYOUT_CLEAN) {
+		memset(p->seen, 0, sizeof p->seen);
+		p->clean = GR_PLAYOUT_CLEAN;
+	} else {
+		for (int k = 0; k < p->nused; k++)
+			p->seen[p->used[k]] = 0;
+	}
+	p->nused = 0;
+}
+
+/* gr_board_is_eyelike for an empty point, inlined: at a game's end most
+ * points are tried and refused here. */
+static inline bool eyelike(const gr_board *b, int pt, gr_color c)
+{
+	const uint8_t *col = b->color;
+	const int s = b->stride;
+	uint8_t a = col[pt - 1], d = col[pt + 1], e = col[pt - s], f = col[pt + s];
+	return (a == c || a == GR_OFFBOARD) && (d == c || d == GR_OFFBOARD) &&
+	       (e == c || e == GR_OFFBOARD) && (f == c || f == GR_OFFBOARD);
 }
 
 /* Tries the empty points in a random rotation of list[0..n). */
@@ -53,10 +85,10 @@ static int pick_from(gr_playout *p, const gr_board *b, gr_color c, const int16_t
 		if (i >= n)
 			i -= n;
 		int pt = list[i];
-		if (gr_board_is_eyelike(b, pt, c))
+		if (eyelike(b, pt, c))
 			continue;
 		uint64_t after;
-		if (gr_board_check(b, c, pt, &after) != GR_LEGAL)
+		if (gr_board_check_point(b, c, pt, &after) != GR_LEGAL)
 			continue;
 		if (table_has(p, gr_position_key(after, gr_other(c))))
 			continue;
@@ -97,7 +129,7 @@ int gr_playout_run(gr_playout *p, gr_board *b, gr_color to_move, int *record, in
 	int max = p->max_moves > 0 ? p->max_moves : 3 * b->size * b->size;
 	if (max > GR_PLAYOUT_TABLE / 2 - 1)
 		max = GR_PLAYOUT_TABLE / 2 - 1; /* the table must never fill */
-	memset(p->seen, 0, sizeof p->seen);
+	table_clear(p);
 	table_add(p, gr_position_key(b->hash, to_move));
 	int moves = 0, passes = 0, stones = 0;
 	gr_color c = to_move;

@@ -34,9 +34,15 @@ typedef struct gr_playout {
 	int max_moves;       /* default 3 * N * N when 0; at most GR_PLAYOUT_TABLE / 2 - 1 */
 	int moves;           /* out: moves made (stones and passes) */
 	int stones_played;   /* out: stones placed */
-	/* scratch: positions seen in this playout */
+	/* scratch: positions seen in this playout, and the slots they fill (so
+	 * that the next playout clears only those) */
 	uint64_t seen[GR_PLAYOUT_TABLE];
+	uint16_t used[GR_PLAYOUT_TABLE / 2];
+	int nused;
+	uint32_t clean;      /* GR_PLAYOUT_CLEAN once a playout has cleared seen[] whole */
 } gr_playout;
+
+#define GR_PLAYOUT_CLEAN 0x60ef0001u
 
 /* Plays a random game from b with to_move to play. If record is not NULL it
  * receives each move's point (GR_PASS for a pass) up to record_cap entries.

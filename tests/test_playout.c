@@ -63,6 +63,36 @@ static void test_deterministic(void **s)
 	free(p);
 }
 
+/* A playout clears only the table slots the last one filled: a reused
+ * playout struct plays exactly the game a fresh one plays, whatever ran in
+ * it before (long games, short ones, a struct never cleared). */
+static void test_reused_same_as_fresh(void **s)
+{
+	(void)s;
+	gr_playout *used = malloc(sizeof *used), *fresh = malloc(sizeof *fresh);
+	assert_non_null(used);
+	assert_non_null(fresh);
+	memset(used, 0xa5, sizeof *used); /* garbage: the first run must clear it all */
+	used->max_moves = 0;
+	int ma[GR_PLAYOUT_TABLE], mb[GR_PLAYOUT_TABLE];
+	for (int seed = 1; seed <= 60; seed++) {
+		int size = seed % 3 == 0 ? 9 : seed % 3 == 1 ? 19 : 5;
+		memset(fresh, 0, sizeof *fresh);
+		gr_rng_seed(&used->rng, (uint64_t)seed);
+		gr_rng_seed(&fresh->rng, (uint64_t)seed);
+		gr_board a, b;
+		gr_board_init(&a, size);
+		gr_board_init(&b, size);
+		int na = gr_playout_run(used, &a, GR_BLACK, ma, GR_PLAYOUT_TABLE);
+		int nb = gr_playout_run(fresh, &b, GR_BLACK, mb, GR_PLAYOUT_TABLE);
+		if (na != nb || memcmp(ma, mb, sizeof(int) * (size_t)na) != 0)
+			fail_msg("seed %d (%dx%d): a reused playout struct played another game", seed, size, size);
+		assert_true(gr_board_same(&a, &b));
+	}
+	free(used);
+	free(fresh);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -70,6 +100,7 @@ int main(void)
 		cmocka_unit_test(test_playouts_are_legal_13),
 		cmocka_unit_test(test_playouts_are_legal_19),
 		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_reused_same_as_fresh),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
