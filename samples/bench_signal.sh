@@ -38,12 +38,17 @@ median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]
 worst() { sort -n | tail -1; }
 
 fails=0
+# a pipe that stays open and sends nothing (a camera pipe that hangs)
+mkfifo "$tmp/fifo"
+sleep 100000 >"$tmp/fifo" &
+writer=$!
+trap 'kill $writer 2>/dev/null; rm -rf "$tmp"' EXIT
 # one run: CASE MAXDELAY WANT_EXIT JOURNAL COMMAND... ; the time to stop into $tmp/CASE.t
 one() {
 	local name=$1 maxd=$2 want=$3 journal=$4
 	shift 4
 	[ -n "$journal" ] && cp "$tmp/long.log" "$journal"
-	"$@" >/dev/null 2>"$tmp/err" </dev/null &
+	"$@" >/dev/null 2>"$tmp/err" <"${IN:-/dev/null}" &
 	local pid=$! d t0 t1 st
 	d=$(awk -v r=$RANDOM -v m="$maxd" 'BEGIN { printf "%.3f", r / 32768 * m }')
 	sleep "$d"
@@ -72,8 +77,8 @@ for _ in $(seq "$runs"); do
 	rm -f "$tmp/f.log"
 	one watch-frames 3 0 "" "$goref" watch --device "$tmp/g" --speed 4 --journal "$tmp/f.log" \
 		--sgf "$tmp/f.sgf" --events "$tmp/f.jsonl" --quiet
-	one watch-stalled 1 0 "" bash -c "exec 3< <(sleep 30); exec \"$goref\" watch --device - --size 640x360 \
-		--journal $tmp/s.log --sgf $tmp/s.sgf --events $tmp/s.jsonl --quiet <&3"
+	IN=$tmp/fifo one watch-stalled 1 0 "" "$goref" watch --device - --size 640x360 --journal "$tmp/s.log" \
+		--sgf "$tmp/s.sgf" --events "$tmp/s.jsonl" --quiet
 	one replay 2 143 "" "$goref" replay --quiet "$tmp/g"
 done
 printf '%-14s %5s %10s %10s\n' case runs median_ms worst_ms
