@@ -58,6 +58,12 @@ while [ $done_kills -lt "$kills" ]; do
 		bad "goref-render game $game: $(head -3 "$tmp/render.err")"
 		break
 	fi
+	# the camera goes on filming the final board: 3 s more of the last frame
+	# (else a kill just before the last position was written left no frame
+	# to see it in, and the last move was lost: a test's end, not a game's)
+	awk '!/^#/ && NF == 2 { name = $1; t = $2 } END { n = name; sub(/\..*/, "", n); ext = name; sub(/^[^.]*/, "", ext)
+		for (k = 1; k <= 30; k++) printf "%06d%s %.3f %s\n", n + k, ext, t + k / 10, name }' "$g/times.txt" |
+		while read -r name t last; do ln -s "$g/$last" "$g/$name" && echo "$name $t" >>"$g/times.txt"; done
 	j=$g.log
 	from=0 round=0 gk=0 status=0
 	src=$g
