@@ -15,6 +15,7 @@
 
 #include "cvwrap.h"
 #include "png.h"
+#include "stop.h"
 
 void gd_errf(char *err, size_t cap, const char *fmt, ...)
 {
@@ -688,12 +689,17 @@ static const char *raw_name(const void *impl)
 	return ((const raw_src *)impl)->f == stdin ? "stdin" : "stream";
 }
 
-/* fread until n bytes, the end of input or an error (retrying EINTR):
- * *got receives the bytes read; returns 0, or -1 on a read error. */
+/* fread until n bytes, the end of input or an error (retrying EINTR unless
+ * a stop was asked for, stop.h: then it ends as the input would): *got
+ * receives the bytes read; returns 0, or -1 on a read error. */
 static int read_full(FILE *f, unsigned char *buf, size_t n, size_t *got)
 {
 	size_t have = 0;
 	while (have < n) {
+		if (gd_stop_requested()) {
+			*got = 0; /* what was read of the frame is dropped */
+			return 0;
+		}
 		size_t k = fread(buf + have, 1, n - have, f);
 		have += k;
 		if (k == 0) {
