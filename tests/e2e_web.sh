@@ -39,6 +39,17 @@ if kill -0 $pid 2>/dev/null; then
 	"$py" "$here/e2e_web.py" "http://127.0.0.1:$port/" "$pin" "$tmp/game.jsonl" "$tmp/watch.log" "$tmp/goref.conf" "$shot"
 	st=$?
 fi
+# new game, pressed with the PIN: the game set aside, none begun while its stones are on the board
+if [ $st -eq 0 ]; then
+	code=$(curl -s -o "$tmp/ng" -w '%{http_code}' -X POST -H "X-Goref-Pin: $pin" "http://127.0.0.1:$port/action/new-game")
+	if [ "$code" = 200 ]; then ok; else bad "new-game: HTTP $code"; fi
+	for _ in $(seq 50); do [ -f "$tmp/game.log.1" ] && break; sleep 0.1; done
+	if [ -f "$tmp/game.log.1" ] && [ ! -s "$tmp/game.log" ] && [ ! -s "$tmp/game.jsonl" ]; then ok; else
+		bad "new-game: the journal not set aside as game.log.1, or the new one not empty"; ls -la "$tmp"
+	fi
+	curl -s "http://127.0.0.1:$port/state.json" >"$tmp/state.json"
+	hasnt "new-game: no board until it is cleared" state.json '"board"'
+fi
 kill -INT $pid 2>/dev/null
 wait $pid
 wst=$?

@@ -465,7 +465,9 @@ static int new_game(watch_game *g, double t)
 	if (set_aside(g->journal) != 0)
 		return EXIT_INPUT;
 	gd_loop *nl = NULL;
-	if (gd_loop_new(&nl, &g->o, err, sizeof err)) {
+	gd_loop_opts no = g->o;
+	no.wait_empty = true; /* the new game begins once the board is cleared */
+	if (gd_loop_new(&nl, &no, err, sizeof err)) {
 		fprintf(stderr, "goref watch: %s\r\n", err);
 		return EXIT_INPUT;
 	}
@@ -490,11 +492,11 @@ static int new_game(watch_game *g, double t)
 		}
 	}
 	gd_session_forget_game(g->session);
-	static const char ev[] = "{\"t\":0.000,\"type\":\"new_game\",\"message\":\"A new game: the last one is set aside.\"}";
+	static const char ev[] = "{\"t\":0.000,\"type\":\"new_game\",\"message\":\"A new game: the last one is set aside; clear the board.\"}";
 	gd_session_event(g->session, ev, sizeof ev - 1);
 	remove(g->sgf_out);
 	publish(g);
-	fprintf(stderr, "goref watch: a new game\r\n");
+	fprintf(stderr, "goref watch: a new game: it begins when the board is seen empty\r\n");
 	return EXIT_OK;
 }
 
