@@ -129,6 +129,10 @@ try:
     check(marks == [last], "the last move marked: %s, expected %s" % (marks, last))
 
     # the ruling's banner with its article
+    first_id = (G("ids") or [0])[0]
+    dm_id = next((i + 1 for i, x in enumerate(lines()) if '"type":"double_move"' in x), None)
+    check(dm_id is not None and first_id <= dm_id,
+          "the page opened (event %s) after the double move (event %s): the machine too slow?" % (first_id, dm_id))
     banners = G("banners")
     dm = [b for b in banners if b["type"] == "double_move"]
     check(len(dm) == 1 and dm[0]["article"] == "17.2" and "Article 17.2" in dm[0]["text"],

@@ -20,11 +20,11 @@ done
 here=$(cd "$(dirname "$0")" && pwd)
 game=$here/../samples/game.sgf
 
-run "render" 0 "$render" --quiet --seed 7 --moves 16 --width 640 --height 360 --inject double_move@6 "$game" "$tmp/g"
+run "render" 0 "$render" --quiet --seed 7 --moves 18 --width 640 --height 360 --inject double_move@11 "$game" "$tmp/g"
 port=$("$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 pin=24680
 # watch in its own folder: no goref.conf there until the corners page saves one
-(cd "$tmp" && exec "$goref" watch --device "$tmp/g" --speed 1.5 --http "127.0.0.1:$port" --pin "$pin" \
+(cd "$tmp" && exec "$goref" watch --device "$tmp/g" --speed 1.2 --http "127.0.0.1:$port" --pin "$pin" \
 	--journal "$tmp/game.log" --sgf "$tmp/game.sgf" --events "$tmp/game.jsonl") >"$tmp/watch.log" 2>&1 </dev/null &
 pid=$!
 for _ in $(seq 100); do
