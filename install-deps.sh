@@ -8,7 +8,7 @@
 # driver and Selenium for the page's test in a real browser. Does nothing
 # when everything is already there.
 set -e
-pkgs="build-essential cmake pkg-config libcmocka-dev gnugo libopencv-core-dev libopencv-imgproc-dev libopencv-calib3d-dev libturbojpeg0-dev libpng-dev libv4l-dev libcjson-dev clang libmicrohttpd-dev chromium chromium-driver python3-selenium"
+pkgs="build-essential cmake pkg-config libcmocka-dev gnugo libopencv-core-dev libopencv-imgproc-dev libopencv-calib3d-dev libturbojpeg0-dev libpng-dev libv4l-dev libcjson-dev clang libmicrohttpd-dev chromium chromium-driver python3-selenium curl"
 missing=""
 for p in $pkgs; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

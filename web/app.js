@@ -2,7 +2,10 @@
 // (Server-Sent Events, resumed with Last-Event-ID), the operator's buttons as
 // POSTs with the PIN. No third-party code.
 'use strict';
-const G = window.goref = { events: [], ids: [], last: 0, resyncs: 0, state: null, es: null, loading: false, again: false };
+// window.goref: what the page holds, readable by a test: the events as received (their data and ids), when
+// each arrived and when each move was first drawn (performance.now()), the banners shown
+const G = window.goref = { events: [], ids: [], arrived: {}, drawn: [], banners: [], last: 0, resyncs: 0, state: null,
+  es: null, loading: false, again: false };
 const $ = (id) => document.getElementById(id);
 const SVGNS = 'http://www.w3.org/2000/svg';
 const LETTERS = 'ABCDEFGHJKLMNOPQRST';
@@ -62,6 +65,8 @@ function render(s) {
   drawBoard(s);
   const moves = $('moves');
   moves.replaceChildren();
+  const now = performance.now();
+  (s.moves || []).forEach((m, i) => { if (G.drawn[i] === undefined) G.drawn[i] = now; });
   for (const m of s.moves || []) {
     const li = document.createElement('li');
     li.textContent = (m[0] === 'B' ? '\u25cf ' : '\u25cb ') + m[1] + ' ' + clock(m[2]);
@@ -121,6 +126,7 @@ function banner(ev) {
   b.dataset.article = ev.article || '';
   b.className = 'banner' + (ev.type === 'result' ? ' info' : '');
   b.hidden = false;
+  G.banners.push({ type: ev.type, article: ev.article || '', text: b.textContent });
 }
 
 function logLine(text, ruling) {
@@ -137,7 +143,7 @@ function onEvent(msg) {
   if (id <= G.last) return; // seen already
   let ev;
   try { ev = JSON.parse(msg.data); } catch (e) { return; }
-  G.events.push(msg.data); G.ids.push(id); G.last = id;
+  G.events.push(msg.data); G.ids.push(id); G.last = id; G.arrived[id] = performance.now();
   const ruling = RULINGS.has(ev.type);
   logLine(clock(ev.t) + ' ' + (ev.message || ev.type + (ev.point ? ' ' + ev.point : '')), ruling);
   if (ruling) { banner(ev); ding(); }

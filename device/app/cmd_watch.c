@@ -460,7 +460,9 @@ static int new_game(watch_game *g, double t)
 	if (set_aside(g->journal) != 0)
 		return EXIT_INPUT;
 	gd_loop *nl = NULL;
-	if (gd_loop_new(&nl, &g->o, err, sizeof err)) {
+	gd_loop_opts no = g->o;
+	no.wait_empty = true; /* the new game begins once the board is cleared */
+	if (gd_loop_new(&nl, &no, err, sizeof err)) {
 		fprintf(stderr, "goref watch: %s\r\n", err);
 		return EXIT_INPUT;
 	}
@@ -485,11 +487,11 @@ static int new_game(watch_game *g, double t)
 		}
 	}
 	gd_session_forget_game(g->session);
-	static const char ev[] = "{\"t\":0.000,\"type\":\"new_game\",\"message\":\"A new game: the last one is set aside.\"}";
+	static const char ev[] = "{\"t\":0.000,\"type\":\"new_game\",\"message\":\"A new game: the last one is set aside; clear the board.\"}";
 	gd_session_event(g->session, ev, sizeof ev - 1);
 	remove(g->sgf_out);
 	publish(g);
-	fprintf(stderr, "goref watch: a new game\r\n");
+	fprintf(stderr, "goref watch: a new game: it begins when the board is seen empty\r\n");
 	return EXIT_OK;
 }
 
@@ -739,6 +741,10 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 	double start = cli_wall_s();
 	bool quit = false, ended = false;
 	double t = 0;
+	/* the loop's work per frame, wall clock, the pacing's sleep left out:
+	 * what a viewer could slow down (samples/bench_web.sh) */
+	double work_sum = 0, work_max = 0, work_t0 = 0, work_cpu = 0, cpu_t0 = 0;
+	long work_n = 0;
 	while (!gd_stop_requested() && !quit) {
 		if (!ended) {
 			gv_image *frame = NULL;
@@ -764,6 +770,8 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 					nanosleep(&ts, NULL);
 				}
 			}
+			work_t0 = cli_wall_s();
+			cpu_t0 = cli_cpu_ms();
 			r = gd_loop_frame(g.loop, frame, t, err, sizeof err);
 			if (r < 0) {
 				fprintf(stderr, "goref watch: %s\r\n", err);
@@ -810,6 +818,14 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 		} else if (server && view_changed(&g)) {
 			publish(&g);
 		}
+		if (!ended) {
+			double w = cli_wall_s() - work_t0;
+			work_sum += w;
+			work_cpu += cli_cpu_ms() - cpu_t0;
+			work_n++;
+			if (w > work_max)
+				work_max = w;
+		}
 	}
 	term_close(&tm);
 	if (gd_stop_requested())
@@ -821,6 +837,11 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 		gr_referee *ref = gd_loop_referee(g.loop);
 		fprintf(stderr, "goref watch: %ld frames, %ld positions, %d moves; record in %s, journal %s\n", st->frames,
 		        st->observations, ref ? gr_record_move_count(gr_referee_record(ref)) : 0, sgf_out, journal);
+		if (work_n)
+			fprintf(stderr,
+			        "goref watch: a frame's work (wall clock, waits left out): mean %.3f ms, max %.1f ms; "
+			        "the loop's CPU time: mean %.3f ms\n",
+			        work_sum / (double)work_n * 1e3, work_max * 1e3, work_cpu / (double)work_n);
 	}
 done:
 	gd_http_stop(server);

@@ -32,7 +32,8 @@ void gd_http_opts_init(gd_http_opts *o)
 	memset(o, 0, sizeof *o);
 	snprintf(o->addr, sizeof o->addr, "127.0.0.1");
 	o->port = 8080;
-	o->max_connections = 64;
+	o->max_connections = 128;
+	o->max_per_address = 64;
 }
 
 int gd_http_parse_listen(gd_http_opts *o, const char *text, char *err, size_t cap)
@@ -621,7 +622,7 @@ int gd_http_start(gd_http **out, gd_session *s, const gd_http_opts *o, char *err
 	h->o = *o;
 	h->s = s;
 	if (h->o.max_connections <= 0)
-		h->o.max_connections = 64;
+		h->o.max_connections = 128;
 	pthread_mutex_init(&h->mu, NULL);
 	pthread_mutex_init(&h->jmu, NULL);
 	struct sockaddr_in sa4;
@@ -644,7 +645,7 @@ int gd_http_start(gd_http **out, gd_session *s, const gd_http_opts *o, char *err
 		gd_http_stop(h);
 		return -1;
 	}
-	int per_ip = h->o.max_connections / 2 > 1 ? h->o.max_connections / 2 : 1;
+	int per_ip = h->o.max_per_address > 0 ? h->o.max_per_address : h->o.max_connections;
 	h->d = MHD_start_daemon(flags, (uint16_t)o->port, NULL, NULL, handler, h,
 	                        MHD_OPTION_SOCK_ADDR, sa,
 	                        MHD_OPTION_CONNECTION_LIMIT, (unsigned)h->o.max_connections,

@@ -21,8 +21,8 @@
  *                        frame's pixels, clockwise from the top-left), PIN
  *
  * Bounds: request headers and URL within 16 KB of a connection's memory,
- * a body of at most 1 KB, at most max_connections connections (32 from one
- * address), idle connections closed after 60 s, SSE pings every 15 s. A
+ * a body of at most 1 KB, at most max_connections connections (128; 64 from
+ * one address: 20 viewers behind one NAT hold 20 streams and fetch), idle connections closed after 60 s, SSE pings every 15 s. A
  * viewer that does not read holds nothing of the frame loop: the SSE
  * reader copies events out of the session's ring and is suspended while
  * there is nothing new.
@@ -43,7 +43,8 @@ typedef struct gd_http_opts {
 	int port;               /* 0: any free port (gd_http_port tells which) */
 	char pin[64];           /* the operator's PIN: needed for every POST; never empty */
 	const char *events_path;/* the events file served as /game.jsonl (NULL: 404) */
-	int max_connections;    /* default 64 */
+	int max_connections;    /* default 128 */
+	int max_per_address;    /* connections from one address, default 64 */
 	void (*log)(const char *line, void *ud); /* one line, no newline (NULL: none) */
 	void *ud;
 } gd_http_opts;

@@ -249,6 +249,11 @@ int gd_loop_frame(gd_loop *l, const gv_image *frame, double t, char *err, size_t
 	if (rc != 1)
 		return rc;
 	gv_observation *obs = &l->obs;
+	if (l->o.wait_empty && !l->ref) {
+		for (int i = 0; i < obs->size * obs->size; i++)
+			if (obs->cells[i] != GR_EMPTY)
+				return 0; /* the last game's stones still on the board */
+	}
 	rotate_cells(obs->cells, obs->size, l->o.rotate & 3);
 	if (l->o.log) {
 		char note[128] = "";

@@ -30,6 +30,8 @@ typedef struct gd_loop_opts {
 	int rotate;               /* quarter turns clockwise (0..3) that bring the view as seen to the
 	                             players' view (Black's side at the bottom): a camera on White's side
 	                             needs 2 */
+	bool wait_empty;          /* no position is logged or refereed before one with no stone (a new
+	                             game begun while the last one's stones are still on the board) */
 	bool undistort;           /* undo the lens's distortion (K, dist) before the pipeline */
 	double K[9];              /* camera matrix, row-major */
 	double dist[5];
