@@ -230,7 +230,7 @@ int cmd_replay(int argc, char **argv)
 		        st.frames, st.frames == 1 ? "" : "s");
 		result = 128 + gd_stop_signal();
 	}
-	if (ref && !gr_referee_finished(ref))
+	if (ref && !gr_referee_finished(ref) && !gd_stop_requested()) /* stopped: no count (seconds of playouts) */
 		final_count(ctx, ref, o.ref.komi, st.last_t);
 	if (!ref && result == EXIT_OK) {
 		fprintf(stderr, "goref replay: no board was found in %ld frame%s\n", st.frames, st.frames == 1 ? "" : "s");

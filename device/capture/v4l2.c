@@ -325,7 +325,7 @@ static int cam_open(cam *c, char *err, size_t cap)
 		goto fail;
 	}
 	uint32_t w = fmt.fmt.pix.width, h = fmt.fmt.pix.height;
-	if (w == 0 || h == 0 || w > 32768 || h > 32768) {
+	if (w == 0 || h == 0 || w > GD_MAX_FRAME_SIDE || h > GD_MAX_FRAME_SIDE) {
 		gd_errf(err, cap, "%s: format refused (the driver gives a size of %ux%u)", c->path,
 		        (unsigned)w, (unsigned)h);
 		rc = GD_ENOFMT;
@@ -652,9 +652,10 @@ int gd_source_open_v4l2_opts(gd_source **out, const char *device, const gd_v4l2_
 		gd_errf(err, cap, "camera: bad argument");
 		return GV_EINVAL;
 	}
-	if (o.width < 0 || o.height < 0 || (o.width == 0) != (o.height == 0) || o.width > 32768 ||
-	    o.height > 32768) {
-		gd_errf(err, cap, "%s: bad size %dx%d (both 0 for the camera's)", device, o.width, o.height);
+	if (o.width < 0 || o.height < 0 || (o.width == 0) != (o.height == 0) || o.width > GD_MAX_FRAME_SIDE ||
+	    o.height > GD_MAX_FRAME_SIDE) {
+		gd_errf(err, cap, "%s: bad size %dx%d (both 0 for the camera's; at most %d a side)", device, o.width,
+		        o.height, GD_MAX_FRAME_SIDE);
 		return GV_EINVAL;
 	}
 	if (!isfinite(o.fps) || o.fps < 0 || o.fps > 1000) {
