@@ -150,8 +150,8 @@ done <<<"$sources"
 # read through the corners a person clicked (corners.json beside the photos):
 # the classifier alone, each source its floor of points right
 clicked_floors='
-gobanwatcher/1  4947
-gobanwatcher/3  6012
+gobanwatcher/1  5000
+gobanwatcher/3  6090
 '
 while read -r name floor; do
 	[ -n "$name" ] || continue

