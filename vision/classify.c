@@ -686,7 +686,7 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 	if (!f || !cells || size < 2 || size > 19)
 		return GV_EINVAL;
 	int n = size * size;
-	float *tmp = malloc((size_t)n * 5 * sizeof *tmp);
+	float *tmp = malloc((size_t)n * 7 * sizeof *tmp);
 	int *order = malloc((size_t)n * 2 * sizeof *order);
 	if (!tmp || !order) {
 		free(tmp);
@@ -695,7 +695,7 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 	}
 	float *eb = tmp + n, *ew = tmp + 2 * n, *score = tmp + 3 * n;
 	int *black_ = order + n;
-	float *tbk = tmp + 4 * n;
+	float *tbk = tmp + 4 * n, *rbk = tmp + 5 * n, *rwk = tmp + 6 * n;
 	for (int k = 0; k < n; k++) {
 		/* a black stone hides the lines too: what shows of them counts against it */
 		eb[k] = f[k].black - BLACK_LINE_PENALTY * (f[k].line > 0 ? f[k].line : 0);
@@ -727,6 +727,8 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 		float tb = f[k].yellow >= SHADOW_HUE ? tbs : tb0;
 		tbk[k] = tb;
 		float rb = eb[k] / tb, rw = ew[k] / tw;
+		rbk[k] = rb;
+		rwk[k] = rw;
 		cells[k] = C_EMPTY;
 		/* a point dark at its centre is black, whatever lies next to it */
 		black_[k] = rb > 1 && (f[k].bright < DARK_CENTRE || rb > rw);
@@ -769,12 +771,42 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 		else
 			cells[k] = colour;
 	}
+	/* The confidence: how far the evidence read clears its threshold, and
+	 * how far it clears the evidence of what was not read: a point read
+	 * empty is only as sure as the stronger colour is short of its
+	 * threshold (a black stone judged against a photo's darker stones
+	 * stays in doubt), a colour only as sure as it beats the other one
+	 * where both clear their thresholds (a white stone in a black
+	 * neighbour's shadow). */
 	if (conf)
 		for (int k = 0; k < n; k++) {
-			float r = score[k];
-			float c = r > 1 ? (r - 1) / 0.5f : (1 - r) / 0.5f;
-			conf[k] = c > 1 ? 1 : c;
+			float c;
+			if (cells[k] == C_EMPTY) {
+				float r = score[k] > 0.5f ? score[k] : 0.5f;
+				float m = rbk[k] > rwk[k] ? rbk[k] : rwk[k];
+				if (m > r)
+					r = m;
+				c = r < 1 ? (1 - r) / 0.5f : 0;
+			} else {
+				float r = score[k], other = cells[k] == C_BLACK ? rwk[k] : rbk[k];
+				c = (r - 1) / 0.5f;
+				if (other > 1 && (r / other - 1) / CONF_OVER_OTHER < c)
+					c = (r / other - 1) / CONF_OVER_OTHER;
+			}
+			conf[k] = c > 1 ? 1 : c < 0 ? 0 : c;
 		}
+	/* a photo where many points are in doubt is one the model does not
+	 * fit (stones packed so that the wood hardly shows, a light that
+	 * makes stones and wood alike): nothing in it is sure */
+	if (conf) {
+		int doubt = 0;
+		for (int k = 0; k < n; k++)
+			doubt += conf[k] < 0.5f;
+		if (doubt > GV_DOUBT_SHARE * n)
+			for (int k = 0; k < n; k++)
+				if (conf[k] > GV_DOUBT_CAP)
+					conf[k] = GV_DOUBT_CAP;
+	}
 	free(tmp);
 	free(order);
 	return 0;

@@ -52,7 +52,7 @@ static double family_score(const gv_image *g, const double H[9], int n, int fam,
  * empty[] marks (what a first reading found empty: a stone's rim or the
  * shadow under it is a dark ridge too, and steeply seen, stones cover the
  * lines' places): both families, each weighed alike. */
-static double open_score(const gv_image *g, const double H[9], int n, const unsigned char *empty)
+static double open_score(const gv_image *g, const double H[9], int n, const unsigned char *empty, int per)
 {
 	double tot = 0;
 	for (int fam = 0; fam < 2; fam++) {
@@ -63,8 +63,8 @@ static double open_score(const gv_image *g, const double H[9], int n, const unsi
 				int k0 = fam ? s * n + line : line * n + s, k1 = fam ? (s + 1) * n + line : line * n + s + 1;
 				if (!empty[k0] || !empty[k1])
 					continue;
-				for (int t = 1; t <= 3; t++) {
-					double a = s + t / 4.0;
+				for (int t = 1; t <= per; t++) {
+					double a = s + (double)t / (per + 1);
 					double u = fam ? line : a, v = fam ? a : line;
 					sum += ridge(g, H, u, v, fam ? 1 : 0, fam ? 0 : 1, 1);
 					cnt++;
@@ -126,7 +126,7 @@ static double best_margins(const gv_image *g, const double Q[9], int n, int fam,
  * maximising both families' line score. */
 static double grid_score(const gv_image *g, const double H[9], int n, const unsigned char *empty)
 {
-	return empty ? open_score(g, H, n, empty) : family_score(g, H, n, 0, 1) + family_score(g, H, n, 1, 1);
+	return empty ? open_score(g, H, n, empty, 3) : family_score(g, H, n, 0, 1) + family_score(g, H, n, 1, 1);
 }
 
 static double polish(const gv_image *g, int n, double c[8], double start, const unsigned char *empty)
@@ -249,12 +249,11 @@ int gv_refine_corners(const gv_image *img, int size, const unsigned char *empty,
 		double p[8];
 		memcpy(p, c, sizeof p);
 		/* each corner in turn over a window around the click, the others
-		 * held; twice over; then the polish */
-		double best = start;
+		 * held (one sample a span); twice over; then the polish */
 		int nstep = (int)floor(GV_REFINE_REACH / GV_REFINE_GRID + 1e-9);
 		for (int round = 0; round < 2; round++)
 			for (int k = 0; k < 4; k++) {
-				double bx = p[2 * k], by = p[2 * k + 1];
+				double bx = p[2 * k], by = p[2 * k + 1], best = -1;
 				for (int b = -nstep; b <= nstep; b++)
 					for (int a = -nstep; a <= nstep; a++) {
 						double q[8];
@@ -264,7 +263,7 @@ int gv_refine_corners(const gv_image *img, int size, const unsigned char *empty,
 						double Hq[9];
 						if (!gv_h_from_corners(q, size, Hq))
 							continue;
-						double sc = grid_score(&small, Hq, size, empty);
+						double sc = empty ? open_score(&small, Hq, size, empty, 1) : grid_score(&small, Hq, size, NULL);
 						if (sc > best) {
 							best = sc;
 							bx = q[2 * k];
