@@ -28,13 +28,10 @@ import sys
 CANDIDATES = [
     {},
     {"GV_REFINE_REACH": "0.4"},
-    {"GV_REFINE_REACH": "1.0"},
     {"WHITE_HUE_BRIGHT": "0.22f"},
-    {"WHITE_HUE_BRIGHT": "0.10f"},
     {"WOOD_MODE_BAND": "100.0f"},  # the first fit on every square (as before)
-    {"WOOD_MODE_BAND": "0.2f"},
     {"WOOD_LOCAL": "100.0"},  # a square's own value wherever it agrees (as before)
-    {"WOOD_LOCAL": "0.3"},
+    {"GV_REFINE_REACH": "1.0"},
 ]
 
 # the sources of the issue: gomrade's folders are one source
