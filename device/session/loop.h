@@ -30,6 +30,8 @@ typedef struct gd_loop_opts {
 	int rotate;               /* quarter turns clockwise (0..3) that bring the view as seen to the
 	                             players' view (Black's side at the bottom): a camera on White's side
 	                             needs 2 */
+	bool wait_empty;          /* no position is logged or refereed before one with no stone (a new
+	                             game begun while the last one's stones are still on the board) */
 	bool undistort;           /* undo the lens's distortion (K, dist) before the pipeline */
 	double K[9];              /* camera matrix, row-major */
 	double dist[5];
@@ -83,6 +85,16 @@ int gd_loop_frame(gd_loop *l, const gv_image *frame, double t, char *err, size_t
  * refereed. Returns 0 or an error as gd_loop_frame. */
 int gd_loop_observe(gd_loop *l, double t, int size, const unsigned char *cells, bool log, char *err, size_t cap);
 int gd_loop_command(gd_loop *l, double t, gr_command cmd, gr_color color, bool log, char *err, size_t cap);
+
+/* From the next frame on, the grid is read through these corners (x y in
+ * the frame's pixels, clockwise from the top-left; given by hand): the
+ * pipeline starts again with them, the referee and the game go on.
+ * Returns 0, or GV_EINVAL / GV_ENOMEM with a message. */
+int gd_loop_set_corners(gd_loop *l, const double corners[8], char *err, size_t cap);
+
+/* The last frame the pipeline read (undistorted when the lens is known), or
+ * NULL before the first; valid until the next gd_loop_frame. */
+const gv_image *gd_loop_view(const gd_loop *l);
 
 /* The referee (NULL until the first position); the loop owns it. */
 gr_referee *gd_loop_referee(const gd_loop *l);
