@@ -22,6 +22,7 @@
 #include "session.h"
 #include "sgf.h"
 #include "settings.h"
+#include "stop.h"
 #include "v4l2.h"
 
 static const char watch_usage[] =
@@ -76,14 +77,6 @@ static const char watch_usage[] =
 	"\n"
 	"Exit status: 0 ended by the operator or the end of the input, 2 the\n"
 	"camera, the journal or an output failed, 64 a usage error.\n";
-
-static volatile sig_atomic_t stop_flag;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
 
 typedef struct watch_ctx {
 	gd_session *session; /* the game as the controllers and viewers see it */
@@ -214,6 +207,8 @@ typedef struct resume_ctx {
 static int resume_item(const gr_obs_item *it, void *ud)
 {
 	resume_ctx *r = ud;
+	if (gd_stop_requested())
+		return 2; /* SIGTERM or Ctrl-C: stop feeding, nothing is cut */
 	if (it->kind == GR_OBS_POSITION)
 		return gd_loop_observe(r->loop, it->t, it->size, it->cells, false, r->err, sizeof r->err) ? 1 : 0;
 	return gd_loop_command(r->loop, it->t, it->command, it->color, false, r->err, sizeof r->err) ? 1 : 0;
@@ -225,7 +220,7 @@ static int camera_status(void *user, gd_v4l2_event event, const char *msg)
 	(void)user;
 	const char *what = event == GD_V4L2_LOST ? "camera lost" : event == GD_V4L2_BACK ? "camera back" : "camera";
 	fprintf(stderr, "%sgoref watch: %s: %s\r\n", event == GD_V4L2_LOST ? "\a" : "", what, msg ? msg : "");
-	return stop_flag ? 1 : 0;
+	return gd_stop_requested() ? 1 : 0;
 }
 
 /* The camera: V4L2 through libv4l2 (an error says so when goref was built
@@ -555,11 +550,7 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 	gd_loop_opts o = *op;
 	/* Ctrl-C from the start: while the camera opens and the journal is
 	 * read too, it ends cleanly */
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	gd_stop_on_signals();
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int r;
@@ -677,6 +668,7 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 	o.on_event = on_event;
 	o.ud = ctx;
 	o.sync = true;
+	o.log_max = GD_JOURNAL_MAX_BYTES;
 	g.o = o;
 	if (gd_loop_new(&g.loop, &o, err, sizeof err)) {
 		fprintf(stderr, "goref watch: %s\n", err);
@@ -691,6 +683,10 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 	int jr = gd_journal_open(journal, o.pipe.size ? o.pipe.size : 0, resume_item, &rc_ctx, &g.jf, &ji, err,
 	                         sizeof err);
 	ctx->replaying = false;
+	if (jr == 2) {
+		fprintf(stderr, "goref watch: stopped while reading the journal %s (it is whole)\n", journal);
+		goto done;
+	}
 	if (jr != 0) {
 		fprintf(stderr, "goref watch: %s\n", jr < 0 ? err : rc_ctx.err);
 		result = EXIT_INPUT;
@@ -749,7 +745,7 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 	 * what a viewer could slow down (samples/bench_web.sh) */
 	double work_sum = 0, work_max = 0, work_t0 = 0, work_cpu = 0, cpu_t0 = 0;
 	long work_n = 0;
-	while (!stop_flag && !quit) {
+	while (!gd_stop_requested() && !quit) {
 		if (!ended) {
 			gv_image *frame = NULL;
 			int r = gd_source_next(src, &frame, &t, err, sizeof err);
@@ -767,10 +763,10 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 				continue;
 			}
 			if (folder && speed > 0) { /* a folder plays at its own pace */
-				double due = start + t / speed, now = cli_wall_s();
-				if (due > now) {
-					struct timespec ts = {(time_t)(due - now),
-					                      (long)((due - now - (double)(time_t)(due - now)) * 1e9)};
+				double due = start + t / speed, now;
+				while ((now = cli_wall_s()) < due && !gd_stop_requested()) { /* steps: a stop is seen */
+					double d = due - now < 0.2 ? due - now : 0.2;
+					struct timespec ts = {0, (long)(d * 1e9)};
 					nanosleep(&ts, NULL);
 				}
 			}
@@ -832,7 +828,7 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 		}
 	}
 	term_close(&tm);
-	if (stop_flag)
+	if (gd_stop_requested())
 		fprintf(stderr, "goref watch: stopped; the journal %s holds the game (run again to go on)\n", journal);
 	if (gd_loop_referee(g.loop) && cli_write_sgf(gr_referee_record(gd_loop_referee(g.loop)), sgf_out) != EXIT_OK)
 		result = EXIT_INPUT;

@@ -11,6 +11,7 @@
 
 #include "cvwrap.h"
 #include "obslog.h"
+#include "stop.h"
 
 /* The calling thread's CPU time in milliseconds. */
 static double cpu_ms(void)
@@ -133,6 +134,14 @@ static int log_text(gd_loop *l, const char *text, char *err, size_t cap)
 {
 	if (!l->o.log)
 		return 0;
+	if (l->o.log_max > 0) {
+		long at = ftell(l->o.log);
+		if (at >= 0 && (unsigned long)at + strlen(text) > (unsigned long)l->o.log_max) {
+			snprintf(err, cap, "the log is full: %ld bytes, and no more than %ld are kept (start a new game)", at,
+			         l->o.log_max);
+			return GV_EWRITE;
+		}
+	}
 	if (fputs(text, l->o.log) == EOF || fflush(l->o.log) != 0 ||
 	    (l->o.sync && fsync(fileno(l->o.log)) != 0 && errno != EINVAL)) {
 		snprintf(err, cap, "cannot write the log: %s", strerror(errno));
@@ -276,6 +285,10 @@ int gd_loop_run(gd_source *src, const gd_loop_opts *o, gr_referee **ref_out, gd_
 		gv_image *frame = NULL;
 		double t = 0;
 		double t0 = cpu_ms();
+		if (gd_stop_requested()) { /* a signal (stop.h): end here, as at the input's end */
+			rc = 0;
+			break;
+		}
 		rc = gd_source_next(src, &frame, &t, err, cap);
 		read_ms += cpu_ms() - t0;
 		if (rc <= 0)

@@ -38,6 +38,8 @@ typedef struct gd_loop_opts {
 	int ndist;                /* 4 or 5 */
 	FILE *log;                /* the observation log is appended here as it is made (or NULL) */
 	bool sync;                /* flush the log to the disk (fsync) before the referee acts */
+	long log_max;             /* the log may not grow past this many bytes (0: no bound):
+	                           * an entry that would is refused (GV_EWRITE), nothing written */
 	gr_event_cb on_event;     /* each referee event (or NULL) */
 	void *ud;
 	/* progress, called about once a second of CPU time by gd_loop_run (or NULL) */
@@ -102,7 +104,8 @@ const gd_loop_stats *gd_loop_get_stats(gd_loop *l);
  * (free it with gr_referee_free; it holds the record), or NULL when no board
  * was ever seen. Returns 0, or an error code with a message in err: a frame
  * that cannot be read, a pipeline failure, GV_ENOMEM. What was refereed
- * before an error is kept in *ref_out. */
+ * before an error is kept in *ref_out. A stop asked for (stop.h) ends the
+ * run between two frames as the input's end would. */
 int gd_loop_run(gd_source *src, const gd_loop_opts *o, gr_referee **ref_out, gd_loop_stats *st,
                 char *err, size_t cap);
 
