@@ -32,6 +32,8 @@
  *   journal     path of the observation log written as made     (none)
  *   sgf         path of the game record                         (none)
  *   events      path of the events (JSON lines)                 (none)
+ *   http        [ADDR:]PORT of the web page (goref watch)       (no page)
+ *   pin         the operator's PIN for the page's buttons       (one made at start)
  *
  * Pure C11 (rules/ only, no OpenCV). Like rules/, nothing here prints.
  */
@@ -73,6 +75,8 @@ typedef struct gc_settings {
 	char journal[GC_PATH_CAP];  /* "" = none */
 	char sgf[GC_PATH_CAP];
 	char events[GC_PATH_CAP];
+	char http[64];              /* "" = no web page */
+	char pin[64];               /* "" = one made at start */
 } gc_settings;
 
 /* Fills s with the defaults. */
