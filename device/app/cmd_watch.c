@@ -20,6 +20,9 @@
 #include "loop.h"
 #include "settings.h"
 #include "v4l2.h"
+#ifdef GOREF_HAVE_MQTT
+#include "watch_mqtt.h"
+#endif
 
 static const char watch_usage[] =
 	"usage: goref watch [--device /dev/video0 | - | DIR] [options]\n"
@@ -60,6 +63,14 @@ static const char watch_usage[] =
 	"                    the journal holds one; this makes it a must)\n"
 	"  --new             start a new game: an old journal is kept as FILE.N\n"
 	"  --quiet           no event lines on the terminal (rulings still ring)\n"
+	"  --mqtt HOST[:PORT] a hall of boards: every event to this MQTT broker\n"
+	"                    (goref/HALL/BOARD/events, QoS 1, numbered), the position\n"
+	"                    retained, online/offline (the last will); user, password\n"
+	"                    and TLS from the settings (mqtt_user, mqtt_password,\n"
+	"                    mqtt_cafile)\n"
+	"  --hall NAME, --board-id ID   the hall and this board (with --mqtt)\n"
+	"  --control-user U  take end, count and accept from the broker user U (the\n"
+	"                    director's goref hall)\n"
 	"\n"
 	"Keys (when a terminal is there): p pass, e end, c count, a accept,\n"
 	"r restore, b Black resigns, w White resigns, q quit, h help.\n"
@@ -83,6 +94,9 @@ typedef struct watch_ctx {
 	FILE *events;
 	bool changed;     /* the record changed since the SGF was written */
 	char buf[8192];
+#ifdef GOREF_HAVE_MQTT
+	watch_mqtt *mq;   /* the hall's broker, or NULL */
+#endif
 } watch_ctx;
 
 static bool is_ruling(gr_event_type t)
@@ -114,6 +128,9 @@ static void on_event(const gr_event *e, void *ud)
 		fputc('\n', c->events);
 		fflush(c->events);
 	}
+#ifdef GOREF_HAVE_MQTT
+	watch_mqtt_event(c->mq, e, c->buf, n);
+#endif
 	c->changed = true;
 	if (c->replaying)
 		return;
@@ -252,9 +269,13 @@ static int load_settings(gc_settings *s, const char *path)
 	return 0;
 }
 
+typedef struct hall_opts {
+	const char *mqtt, *hall, *board_id, *user, *password, *cafile, *control_user, *page_url;
+} hall_opts;
+
 static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device, cli_frames fr,
                      const char *journal, const char *sgf_out, const char *events_out, bool quiet, bool resume,
-                     bool fresh);
+                     bool fresh, hall_opts ho);
 
 int cmd_watch(int argc, char **argv)
 {
@@ -321,14 +342,16 @@ int cmd_watch(int argc, char **argv)
 		if (cfg->events[0])
 			events_out = cfg->events;
 	}
-	int status = watch_run(argc, argv, &o, device, fr, journal, sgf_out, events_out, quiet, resume, fresh);
+	hall_opts ho = {cfg->mqtt, cfg->hall, cfg->board_id, cfg->mqtt_user, cfg->mqtt_password, cfg->mqtt_cafile,
+	                cfg->control_user, cfg->page_url};
+	int status = watch_run(argc, argv, &o, device, fr, journal, sgf_out, events_out, quiet, resume, fresh, ho);
 	free(cfg);
 	return status;
 }
 
 static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device, cli_frames fr,
                      const char *journal, const char *sgf_out, const char *events_out, bool quiet, bool resume,
-                     bool fresh)
+                     bool fresh, hall_opts ho)
 {
 	double speed = 1;
 	gd_loop_opts o = *op;
@@ -371,6 +394,12 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 			fresh = true;
 		} else if (!strcmp(a, "--quiet")) {
 			quiet = true;
+		} else if (!strcmp(a, "--mqtt") || !strcmp(a, "--hall") || !strcmp(a, "--board-id") ||
+		           !strcmp(a, "--control-user")) {
+			const char **slot = a[2] == 'm' ? &ho.mqtt : a[2] == 'h' ? &ho.hall : a[2] == 'b' ? &ho.board_id
+			                  : &ho.control_user;
+			if (!cli_take_value("watch", argc, argv, &i, slot))
+				return EXIT_USAGE;
 		} else {
 			fprintf(stderr, "goref watch: unknown argument '%s'\n\n%s", a, watch_usage);
 			return EXIT_USAGE;
@@ -417,6 +446,18 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 	}
 	ctx->quiet = quiet;
 	ctx->size = o.pipe.size ? o.pipe.size : 19;
+	if (ho.mqtt && *ho.mqtt) {
+#ifdef GOREF_HAVE_MQTT
+		watch_mqtt_opts mo = {ho.mqtt, ho.hall, ho.board_id, ho.user, ho.password, ho.cafile, ho.control_user,
+		                      ho.page_url};
+		if ((result = watch_mqtt_start(&ctx->mq, &mo)) != EXIT_OK)
+			goto done;
+#else
+		fprintf(stderr, "goref watch: this goref was built without MQTT (libmosquitto-dev)\n");
+		result = EXIT_USAGE;
+		goto done;
+#endif
+	}
 	if (fresh && set_aside(journal) != 0) {
 		result = EXIT_INPUT;
 		goto done;
@@ -466,6 +507,9 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 	}
 	if (gd_loop_referee(loop))
 		cli_write_sgf(gr_referee_record(gd_loop_referee(loop)), sgf_out);
+#ifdef GOREF_HAVE_MQTT
+	watch_mqtt_position(ctx->mq, gd_loop_referee(loop), ctx->size);
+#endif
 	ctx->changed = false;
 
 	term_open(&tm);
@@ -517,8 +561,17 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 			if (cmd >= 0 && gd_loop_command(loop, t, (gr_command)cmd, who, true, err, sizeof err) != 0)
 				fprintf(stderr, "goref watch: %s\r\n", err);
 		}
+#ifdef GOREF_HAVE_MQTT
+		gr_command dcmd;
+		while (watch_mqtt_control(ctx->mq, &dcmd))
+			if (gd_loop_command(loop, t, dcmd, GR_EMPTY, true, err, sizeof err) != 0)
+				fprintf(stderr, "goref watch: %s\r\n", err);
+#endif
 		if (ctx->changed && gd_loop_referee(loop)) {
 			ctx->changed = false;
+#ifdef GOREF_HAVE_MQTT
+			watch_mqtt_position(ctx->mq, gd_loop_referee(loop), ctx->size);
+#endif
 			if (cli_write_sgf(gr_referee_record(gd_loop_referee(loop)), sgf_out) != EXIT_OK)
 				result = EXIT_INPUT;
 		}
@@ -536,6 +589,13 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 	}
 done:
 	term_close(&tm);
+#ifdef GOREF_HAVE_MQTT
+	if (ctx->mq) {
+		if (loop && gd_loop_referee(loop))
+			watch_mqtt_position(ctx->mq, gd_loop_referee(loop), ctx->size);
+		watch_mqtt_stop(ctx->mq);
+	}
+#endif
 	if (ctx->events)
 		fclose(ctx->events);
 	if (jf && fclose(jf) != 0) {

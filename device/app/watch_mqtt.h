@@ -1,0 +1,33 @@
+/* goref watch's part in a hall of boards (issue 16): every event to the
+ * broker with its number, the position retained, the director's actions
+ * back. Built when libmosquitto is there (GOREF_HAVE_MQTT). */
+#ifndef GOREF_DEVICE_WATCH_MQTT_H
+#define GOREF_DEVICE_WATCH_MQTT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "referee.h"
+
+typedef struct watch_mqtt watch_mqtt;
+
+typedef struct watch_mqtt_opts {
+	const char *mqtt;         /* HOST[:PORT]; NULL or "": no hall */
+	const char *hall, *board_id;
+	const char *user, *password, *cafile;
+	const char *control_user; /* NULL or "": no actions taken */
+	const char *page_url;     /* this board's page, for the tile */
+} watch_mqtt_opts;
+
+/* Starts publishing (in the background; an unreachable broker is no
+ * failure). 0, or EXIT_USAGE / EXIT_INPUT after saying why on stderr. */
+int watch_mqtt_start(watch_mqtt **out, const watch_mqtt_opts *o);
+/* The next event (numbered here: 1, 2, ... from the journal's first). */
+void watch_mqtt_event(watch_mqtt *w, const gr_event *e, const char *json, size_t len);
+/* The position after the events so far (call when they changed it). */
+void watch_mqtt_position(watch_mqtt *w, const gr_referee *ref, int size);
+/* The director's next action as a referee command: true when one waits. */
+bool watch_mqtt_control(watch_mqtt *w, gr_command *cmd);
+void watch_mqtt_stop(watch_mqtt *w);
+
+#endif
