@@ -563,6 +563,7 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 		}
 #ifdef GOREF_HAVE_MQTT
 		gr_command dcmd;
+		watch_mqtt_poll(ctx->mq);
 		while (watch_mqtt_control(ctx->mq, &dcmd))
 			if (gd_loop_command(loop, t, dcmd, GR_EMPTY, true, err, sizeof err) != 0)
 				fprintf(stderr, "goref watch: %s\r\n", err);

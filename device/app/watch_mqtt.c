@@ -153,6 +153,12 @@ void watch_mqtt_position(watch_mqtt *w, const gr_referee *ref, int size)
 		w->pos_n = w->n;
 }
 
+void watch_mqtt_poll(watch_mqtt *w)
+{
+	if (w)
+		gm_board_poll(w->b);
+}
+
 bool watch_mqtt_control(watch_mqtt *w, gr_command *cmd)
 {
 	gm_action a;

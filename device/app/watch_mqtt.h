@@ -26,6 +26,8 @@ int watch_mqtt_start(watch_mqtt **out, const watch_mqtt_opts *o);
 void watch_mqtt_event(watch_mqtt *w, const gr_event *e, const char *json, size_t len);
 /* The position after the events so far (call when they changed it). */
 void watch_mqtt_position(watch_mqtt *w, const gr_referee *ref, int size);
+/* Reads and writes the connection, without waiting: call it each frame. */
+void watch_mqtt_poll(watch_mqtt *w);
 /* The director's next action as a referee command: true when one waits. */
 bool watch_mqtt_control(watch_mqtt *w, gr_command *cmd);
 void watch_mqtt_stop(watch_mqtt *w);

@@ -29,8 +29,12 @@ struct gm_board {
 	char t_events[GM_TOPIC_CAP], t_position[GM_TOPIC_CAP], t_status[GM_TOPIC_CAP];
 	char t_control[GM_TOPIC_CAP], t_resend[GM_TOPIC_CAP];
 	struct mosquitto *m;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;       /* an acknowledgement came (gm_board_free waits on it) */
+	pthread_mutex_t mu;      /* recursive: callbacks run inside mosquitto_loop, from gm_board_poll */
+	bool sock_up;            /* a connection is open or being opened */
+	bool ever_started;       /* the first connection was tried */
+	double retry_at;         /* when to try again (monotonic s) */
+	double backoff;          /* seconds, 1 to 8 */
+	double next_poll;        /* when an idle board is polled next */
 	/* the events: ev[i] is event number i + 1, {"n":N, then the referee's fields */
 	char **ev;
 	size_t *evlen;
@@ -43,6 +47,7 @@ struct gm_board {
 	size_t poslen;
 	uint64_t pos_n;
 	bool pos_dirty;
+	double pos_due;          /* not before this (monotonic s): one at most every position_interval */
 	bool connected;
 	int last_connack;        /* the last refusal traced (not again while it repeats) */
 	bool lost_traced;
@@ -59,11 +64,19 @@ void gm_board_opts_init(gm_board_opts *o)
 	memset(o, 0, sizeof *o);
 	gm_conn_opts_init(&o->conn);
 	o->window = 64;
+	o->position_interval = 5;
 }
 
 static void copy_opt(char *dst, size_t cap, const char *src)
 {
 	snprintf(dst, cap, "%s", src ? src : "");
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* Publishes what waits, in order, while the window has room. mu held. */
@@ -83,6 +96,10 @@ static void pump(gm_board *b)
 		b->st.published++;
 	}
 	if (b->connected && b->pos_dirty && b->pos && b->pos_n < b->next && b->nfl < b->o.window) {
+		double now = mono_s();
+		if (now < b->pos_due)
+			return;
+		b->pos_due = now + b->o.position_interval;
 		int mid = 0;
 		int rc = mosquitto_publish(b->m, &mid, b->t_position, (int)b->poslen, b->pos, 1, true);
 		if (rc == MOSQ_ERR_SUCCESS) {
@@ -133,6 +150,7 @@ static void on_connect(struct mosquitto *m, void *obj, int rc, int flags, const 
 	b->last_connack = 0;
 	b->lost_traced = false;
 	b->pos_dirty = b->pos != NULL; /* the broker may have lost it */
+	b->pos_due = 0;
 	uint64_t from = b->next;
 	pump(b);
 	pthread_mutex_unlock(&b->mu);
@@ -151,7 +169,6 @@ static void on_disconnect(struct mosquitto *m, void *obj, int rc, const mosquitt
 	rewind_window(b);
 	bool trace = !b->lost_traced && rc != 0;
 	b->lost_traced = true;
-	pthread_cond_broadcast(&b->cv);
 	pthread_mutex_unlock(&b->mu);
 	if (trace && was)
 		gm_tracef(&b->o.conn, 1, "lost the broker (%s): the game goes on, the events wait for it",
@@ -184,11 +201,13 @@ static void on_publish(struct mosquitto *m, void *obj, int mid, int reason, cons
 		break;
 	}
 	pump(b);
-	pthread_cond_broadcast(&b->cv);
 	pthread_mutex_unlock(&b->mu);
-	if (refused_n != UINT64_MAX)
-		gm_tracef(&b->o.conn, 1, "the broker refused %s %" PRIu64 " on %s: %s", refused_n ? "event" : "the position",
-		          refused_n, refused_n ? b->t_events : b->t_position, mosquitto_reason_string(reason));
+	if (refused_n != UINT64_MAX && refused_n > 0)
+		gm_tracef(&b->o.conn, 1, "the broker refused event %" PRIu64 " on %s: %s", refused_n, b->t_events,
+		          mosquitto_reason_string(reason));
+	else if (refused_n == 0)
+		gm_tracef(&b->o.conn, 1, "the broker refused the position on %s: %s", b->t_position,
+		          mosquitto_reason_string(reason));
 }
 
 static void take_control(gm_board *b, const struct mosquitto_message *msg)
@@ -291,6 +310,8 @@ int gm_board_new(gm_board **out, const gm_board_opts *o, char *err, size_t cap)
 	b->o = *o;
 	if (b->o.window < 1 || b->o.window > 1000)
 		b->o.window = 64;
+	if (!(b->o.position_interval >= 0 && b->o.position_interval <= 3600))
+		b->o.position_interval = 5;
 	copy_opt(b->host, sizeof b->host, o->conn.host);
 	copy_opt(b->hall, sizeof b->hall, o->hall);
 	copy_opt(b->board, sizeof b->board, o->board);
@@ -310,8 +331,12 @@ int gm_board_new(gm_board **out, const gm_board_opts *o, char *err, size_t cap)
 	b->next = 1;
 	b->offline_mid = -1;
 	b->fl = calloc((size_t)b->o.window + 1, sizeof *b->fl);
-	pthread_mutex_init(&b->mu, NULL);
-	pthread_cond_init(&b->cv, NULL);
+	pthread_mutexattr_t ma;
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&b->mu, &ma);
+	pthread_mutexattr_destroy(&ma);
+	b->backoff = 1;
 	if (!b->fl) {
 		gm_board_free(b, 0);
 		snprintf(err, cap, "out of memory");
@@ -330,46 +355,103 @@ int gm_board_new(gm_board **out, const gm_board_opts *o, char *err, size_t cap)
 	mosquitto_publish_v5_callback_set(b->m, on_publish);
 	mosquitto_message_v5_callback_set(b->m, on_message);
 	mosquitto_log_callback_set(b->m, on_log);
-	int rc = gm_client_start(b->m, &b->o.conn, err, cap);
-	if (rc != GM_OK) {
-		gm_board_free(b, 0);
-		return rc;
-	}
+	/* no network thread: gm_board_poll, from the owner's loop, does it all
+	 * (no thread to wake for each event) */
+	gm_board_poll(b);
 	*out = b;
 	return GM_OK;
 }
 
-static void add_ms(struct timespec *ts, int ms)
+/* One turn of the connection: open it when it is due, else read and write
+ * what is there (timeout_ms: how long to wait for it). */
+static void turn(gm_board *b, int timeout_ms)
 {
-	clock_gettime(CLOCK_REALTIME, ts);
-	ts->tv_sec += ms / 1000;
-	ts->tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (ts->tv_nsec >= 1000000000L) {
-		ts->tv_sec++;
-		ts->tv_nsec -= 1000000000L;
+	double now = mono_s();
+	if (!b->sock_up) {
+		if (now < b->retry_at)
+			return;
+		const char *host = b->o.conn.host ? b->o.conn.host : "127.0.0.1";
+		int port = b->o.conn.port > 0 ? b->o.conn.port : (b->o.conn.cafile ? 8883 : 1883);
+		int rc = b->ever_started ? mosquitto_reconnect_async(b->m)
+		                         : mosquitto_connect_async(b->m, host, port, b->o.conn.keepalive > 0 ? b->o.conn.keepalive : 10);
+		if (!b->ever_started && rc != MOSQ_ERR_SUCCESS)
+			gm_tracef(&b->o.conn, 1, "the broker %s:%d cannot be reached yet (%s): trying again", host, port,
+			          mosquitto_strerror(rc));
+		b->ever_started = true;
+		if (rc != MOSQ_ERR_SUCCESS) {
+			b->retry_at = now + b->backoff;
+			b->backoff = b->backoff * 2 > 8 ? 8 : b->backoff * 2;
+			return;
+		}
+		b->sock_up = true;
 	}
+	int rc = mosquitto_loop(b->m, timeout_ms, 1);
+	if (rc != MOSQ_ERR_SUCCESS) {
+		/* lost (or refused): the window goes back, and again later */
+		pthread_mutex_lock(&b->mu);
+		bool was = b->connected;
+		b->connected = false;
+		rewind_window(b);
+		bool trace = was && !b->lost_traced;
+		b->lost_traced = true;
+		pthread_mutex_unlock(&b->mu);
+		if (trace)
+			gm_tracef(&b->o.conn, 1, "lost the broker (%s): the game goes on, the events wait for it",
+			          mosquitto_strerror(rc));
+		b->sock_up = false;
+		b->retry_at = now + b->backoff;
+		b->backoff = b->backoff * 2 > 8 ? 8 : b->backoff * 2;
+	} else if (b->connected) {
+		b->backoff = 1;
+	}
+}
+
+void gm_board_poll(gm_board *b)
+{
+	if (!b || b->stopped)
+		return;
+	double now = mono_s();
+	pthread_mutex_lock(&b->mu);
+	bool busy = b->nfl > 0 || (b->connected && b->next <= b->count);
+	bool pos_due = b->connected && b->pos_dirty && now >= b->pos_due;
+	pthread_mutex_unlock(&b->mu);
+	/* idle: twice a second (control messages, the keepalive) */
+	if (!busy && !pos_due && now < b->next_poll)
+		return;
+	b->next_poll = now + 0.5;
+	if (pos_due) {
+		pthread_mutex_lock(&b->mu);
+		pump(b);
+		pthread_mutex_unlock(&b->mu);
+	}
+	turn(b, 0);
 }
 
 void gm_board_stop(gm_board *b, int wait_ms)
 {
 	if (!b || !b->m || b->stopped)
 		return;
-	b->stopped = true;
-	struct timespec until;
-	add_ms(&until, wait_ms > 0 ? wait_ms : 0);
-	pthread_mutex_lock(&b->mu);
-	if (b->connected && wait_ms > 0) {
-		/* the events still to go, then "offline" (a clean stop sends no will) */
-		while (b->connected && (b->next <= b->count || b->nfl > 0) &&
-		       pthread_cond_timedwait(&b->cv, &b->mu, &until) != ETIMEDOUT)
-			;
-		if (b->connected && mosquitto_publish(b->m, &b->offline_mid, b->t_status, 7, "offline", 1, true) == 0)
-			while (b->connected && !b->offline_acked && pthread_cond_timedwait(&b->cv, &b->mu, &until) != ETIMEDOUT)
-				;
+	double until = mono_s() + (wait_ms > 0 ? wait_ms : 0) / 1000.0;
+	/* the events still to go, then "offline" (a clean stop sends no will) */
+	bool offline_sent = false;
+	while (wait_ms > 0 && mono_s() < until) {
+		pthread_mutex_lock(&b->mu);
+		b->pos_due = 0;
+		pump(b);
+		bool connected = b->connected, done = b->next > b->count && b->nfl == 0 && !b->pos_dirty;
+		if (connected && done && !offline_sent) {
+			offline_sent = mosquitto_publish(b->m, &b->offline_mid, b->t_status, 7, "offline", 1, true) == 0;
+		}
+		bool acked = b->offline_acked;
+		pthread_mutex_unlock(&b->mu);
+		if (acked || (!connected && b->ever_started && !b->sock_up && mono_s() >= until))
+			break;
+		turn(b, 10);
 	}
-	pthread_mutex_unlock(&b->mu);
+	b->stopped = true;
 	mosquitto_disconnect(b->m);
-	mosquitto_loop_stop(b->m, false);
+	for (int i = 0; i < 5 && b->sock_up && mosquitto_loop(b->m, 5, 1) == MOSQ_ERR_SUCCESS; i++)
+		;
 }
 
 void gm_board_free(gm_board *b, int wait_ms)
@@ -387,7 +469,6 @@ void gm_board_free(gm_board *b, int wait_ms)
 	free(b->fl);
 	free(b->pos);
 	pthread_mutex_destroy(&b->mu);
-	pthread_cond_destroy(&b->cv);
 	free(b);
 }
 

@@ -16,6 +16,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include <mosquitto.h>
+
 #include "mqtt.h"
 
 static const char usage[] =
@@ -38,7 +40,46 @@ static const char usage[] =
 	"  --dry             no broker: make the events only (the CPU baseline)\n"
 	"  --wait S          at the end, wait up to S s for the broker's\n"
 	"                    acknowledgements (default 30)\n"
-	"  --quiet           no trace lines\n";
+	"  --linger S        stay connected S s after the last event (to answer a\n"
+	"                    subscriber's resend)\n"
+	"  --quiet           no trace lines\n"
+	"  --raw TOPIC PAYLOAD  instead: publish one message as --user (QoS 1) and\n"
+	"                    stop (a test's hand-made control message)\n";
+
+static bool raw_done;
+
+static void raw_published(struct mosquitto *m, void *obj, int mid)
+{
+	(void)m;
+	(void)obj;
+	(void)mid;
+	raw_done = true;
+}
+
+/* One message as user: 0 when the broker took it. */
+static int raw_publish(const char *host, int port, const char *user, const char *password, const char *cafile,
+                       const char *topic, const char *payload)
+{
+	mosquitto_lib_init();
+	struct mosquitto *m = mosquitto_new(NULL, true, NULL);
+	if (!m)
+		return 2;
+	mosquitto_username_pw_set(m, user, password);
+	if (cafile)
+		mosquitto_tls_set(m, cafile, NULL, NULL, NULL, NULL);
+	mosquitto_publish_callback_set(m, raw_published);
+	int rc = mosquitto_connect(m, host, port, 10);
+	if (rc == MOSQ_ERR_SUCCESS)
+		rc = mosquitto_publish(m, NULL, topic, (int)strlen(payload), payload, 1, false);
+	for (int i = 0; rc == MOSQ_ERR_SUCCESS && !raw_done && i < 100; i++)
+		rc = mosquitto_loop(m, 100, 1);
+	if (rc != MOSQ_ERR_SUCCESS || !raw_done)
+		fprintf(stderr, "goref-mqtt-load: --raw %s: %s\n", topic, rc ? mosquitto_strerror(rc) : "no acknowledgement");
+	mosquitto_disconnect(m);
+	mosquitto_destroy(m);
+	mosquitto_lib_cleanup();
+	return rc == MOSQ_ERR_SUCCESS && raw_done ? 0 : 1;
+}
 
 static double wall_s(void)
 {
@@ -63,6 +104,23 @@ static double cpu_ms(void)
 }
 
 static bool quiet;
+
+/* Waits until the monotonic time due, polling the boards meanwhile (as
+ * goref watch polls its board each frame). */
+static void wait_until(gm_board **boards, int n, double due)
+{
+	for (;;) {
+		for (int i = 0; i < n; i++)
+			if (boards[i])
+				gm_board_poll(boards[i]);
+		double now = mono_s();
+		if (now >= due)
+			return;
+		double d = due - now > 0.05 ? 0.05 : due - now;
+		struct timespec ts = {0, (long)(d * 1e9)};
+		nanosleep(&ts, NULL);
+	}
+}
 
 static void trace(void *ud, int level, const char *msg)
 {
@@ -93,8 +151,9 @@ int main(int argc, char **argv)
 {
 	const char *mqtt = NULL, *hall = NULL, *board1 = NULL, *prefix = "b", *password = getenv("GOREF_MQTT_PASSWORD");
 	const char *user = NULL, *cafile = NULL, *topic_board = NULL, *pwprefix = NULL;
+	const char *raw_topic = NULL, *raw_payload = NULL;
 	int nboards = 1, nevents = 50, resume = 0;
-	double rate = 1, wait = 30;
+	double rate = 1, wait = 30, linger = 0;
 	bool dry = false, position = true;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -108,6 +167,16 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(a, "--quiet")) {
 			quiet = true;
+			continue;
+		}
+		if (!strcmp(a, "--raw")) {
+			if (i + 2 >= argc) {
+				fprintf(stderr, "goref-mqtt-load: --raw needs TOPIC PAYLOAD\n");
+				return 64;
+			}
+			raw_topic = argv[i + 1];
+			raw_payload = argv[i + 2];
+			i += 2;
 			continue;
 		}
 		if (!strcmp(a, "--no-position")) {
@@ -135,6 +204,8 @@ int main(int argc, char **argv)
 			resume = atoi(v);
 		else if (!strcmp(a, "--rate"))
 			rate = atof(v);
+		else if (!strcmp(a, "--linger"))
+			linger = atof(v);
 		else if (!strcmp(a, "--wait"))
 			wait = atof(v);
 		else if (!strcmp(a, "--password"))
@@ -151,6 +222,15 @@ int main(int argc, char **argv)
 			fprintf(stderr, "goref-mqtt-load: unknown argument '%s'\n%s", a, usage);
 			return 64;
 		}
+	}
+	if (raw_topic) {
+		char h[256] = "127.0.0.1";
+		int pt = cafile ? 8883 : 1883;
+		if (!mqtt || !user || gm_parse_hostport(mqtt, h, sizeof h, &pt) != GM_OK) {
+			fprintf(stderr, "goref-mqtt-load: --raw needs --mqtt HOST[:PORT] and --user\n");
+			return 64;
+		}
+		return raw_publish(h, pt, user, password, cafile, raw_topic, raw_payload);
 	}
 	if (board1)
 		nboards = 1;
@@ -199,17 +279,26 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
+	/* the CPU per event is counted from when every board is connected */
+	for (double give_up = mono_s() + 10; !dry && mono_s() < give_up;) {
+		int up = 0;
+		for (int i = 0; i < nboards; i++) {
+			gm_board_stats st;
+			gm_board_get_stats(boards[i], &st);
+			up += st.connected;
+		}
+		if (up == nboards)
+			break;
+		wait_until(boards, nboards, mono_s() + 0.02);
+	}
 	double cpu0 = cpu_ms(), t0 = mono_s();
 	char ev[1024], pos[512];
 	long given = 0;
 	for (int k = 1; k <= nevents && status == 0; k++) {
 		for (int i = 0; i < nboards; i++) {
 			if (rate > 0 && k > resume) { /* every board's event at its time, spread over the second */
-				double due = t0 + ((double)(k - 1 - resume) + (double)i / nboards) / rate, now = mono_s();
-				if (due > now) {
-					struct timespec ts = {(time_t)(due - now), (long)((due - now - (double)(time_t)(due - now)) * 1e9)};
-					nanosleep(&ts, NULL);
-				}
+				double due = t0 + ((double)(k - 1 - resume) + (double)i / nboards) / rate;
+				wait_until(boards, nboards, due); /* the same sleeps with --dry: the baseline */
 			}
 			int n = make_event(ev, sizeof ev, k, wall_s());
 			if (!dry && gm_board_event(boards[i], (uint64_t)k, ev, (size_t)n) != GM_OK)
@@ -233,10 +322,9 @@ int main(int argc, char **argv)
 		/* wait for the acknowledgements (up to --wait s in all) */
 		while (mono_s() - t0 - t_pub < wait) {
 			gm_board_get_stats(boards[i], &st);
-			if (st.acked + st.refused >= st.events || (st.acked >= st.events))
+			if (st.acked >= st.events)
 				break;
-			struct timespec ts = {0, 20000000};
-			nanosleep(&ts, NULL);
+			wait_until(boards, nboards, mono_s() + 0.02);
 		}
 		gm_board_get_stats(boards[i], &st);
 		acked += st.acked;
@@ -246,6 +334,8 @@ int main(int argc, char **argv)
 		       ",\"resends\":%" PRIu64 ",\"refused\":%" PRIu64 "}\n",
 		       ids[i], st.events, st.acked, st.published, st.resends, st.refused);
 	}
+	if (linger > 0 && !dry)
+		wait_until(boards, nboards, mono_s() + linger);
 	for (int i = 0; i < nboards && !dry; i++)
 		gm_board_free(boards[i], 2000);
 	double cpu_all = cpu_ms() - cpu0;
@@ -256,7 +346,7 @@ int main(int argc, char **argv)
 	free(ids);
 	free(pws);
 	free(boards);
-	if (status == 0 && !dry && acked + refused < (uint64_t)given)
+	if (status == 0 && !dry && (acked < (uint64_t)given || refused > 0))
 		status = 1;
 	return status;
 }

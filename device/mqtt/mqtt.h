@@ -30,9 +30,11 @@
  * next one: a repeat is dropped, a gap is asked for again (resend).
  *
  * Library code: nothing printed, nothing exits; what happens goes to the
- * trace callback. The callbacks of libmosquitto run on its network thread;
- * this library hands the board's control actions to the caller's thread
- * through gm_board_next_control.
+ * trace callback. The board's side has no thread of its own: its owner calls
+ * gm_board_poll from its loop (each frame), which reads and writes the
+ * connection without waiting (a thread woken for every event cost more CPU
+ * than the rest of the publishing). The hall's side runs libmosquitto's
+ * network thread; its callbacks run there.
  */
 #ifndef GOREF_DEVICE_MQTT_H
 #define GOREF_DEVICE_MQTT_H
@@ -88,12 +90,14 @@ typedef struct gm_board_opts {
 	const char *board;         /* a topic level */
 	const char *control_user;  /* the broker user whose actions are taken (NULL: none) */
 	int window;                /* events published and not yet acknowledged, at most (default 64) */
+	double position_interval;  /* seconds: the position is published at most this often (default 5;
+	                              the events carry the news, the position serves late subscribers) */
 } gm_board_opts;
 
 void gm_board_opts_init(gm_board_opts *o);
 
-/* A board's publisher: connects in the background (and again whenever the
- * broker is lost); the game goes on meanwhile. 0, GM_EINVAL (a bad name or
+/* A board's publisher: connects (and again whenever the broker is lost,
+ * after 1 to 8 s) from gm_board_poll; the game goes on meanwhile. 0, GM_EINVAL (a bad name or
  * option, message in err), GM_ENOMEM or GM_EMQTT. */
 int gm_board_new(gm_board **out, const gm_board_opts *o, char *err, size_t cap);
 /* Says "offline" (when connected), waits up to wait_ms for the events not
@@ -101,6 +105,12 @@ int gm_board_new(gm_board **out, const gm_board_opts *o, char *err, size_t cap);
 void gm_board_free(gm_board *b, int wait_ms);
 /* The same without freeing (the stats can still be read); free after. */
 void gm_board_stop(gm_board *b, int wait_ms);
+
+/* Reads and writes what the connection has, without waiting: call it from
+ * the owner's loop, at least a few times a second (each frame will do). It
+ * connects, reconnects, publishes what waits, takes acknowledgements and
+ * control messages, and sends the keepalive. */
+void gm_board_poll(gm_board *b);
 
 /* Event number n (1, 2, ... in the order the referee gave them; a resumed
  * game gives the same numbers again from 1) with the referee's JSON object
@@ -110,11 +120,12 @@ int gm_board_event(gm_board *b, uint64_t n, const char *json, size_t len);
 
 /* The position as the referee knows it (a JSON object, which must carry
  * the number of the last event it includes as "n"): published, retained,
- * after the events before it; a newer one replaces one not yet sent. */
+ * after the events before it, at most every position_interval (and at every
+ * connection and the stop); a newer one replaces one not yet sent. */
 int gm_board_position(gm_board *b, const char *json, size_t len);
 
-/* The next control action waiting (taken on the network thread, handed
- * over here): true and *a, or false when none waits. */
+/* The next control action waiting (read by gm_board_poll): true and *a, or
+ * false when none waits. */
 bool gm_board_next_control(gm_board *b, gm_action *a);
 
 typedef struct gm_board_stats {
