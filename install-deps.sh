@@ -3,14 +3,15 @@
 # (bookworm): a C and C++ compiler, CMake, OpenCV 4 (core, imgproc, calib3d),
 # libpng and libjpeg-turbo for vision/, libv4l2 for cameras, cmocka for the
 # tests, GNU Go as the rules oracle of the tests, cJSON for the JSON goref
-# eval reads, clang (its libFuzzer) for the fuzz harnesses of fuzz/;
-# libmosquitto and libmicrohttpd for a hall of boards over MQTT (goref watch
-# --mqtt, goref hall), with mosquitto (the broker and mosquitto_passwd),
-# openssl and curl for its tests, chromium, its driver and python3-selenium
-# for the hall page's benchmark. Does nothing when everything is already
-# there.
+# eval reads, clang (its libFuzzer) for the fuzz harnesses of fuzz/, GNU
+# time and libjpeg-turbo's cjpeg/djpeg for samples/bench_memory.sh,
+# libmicrohttpd for the referee's web page and the hall's page, headless
+# Chromium with its driver and Selenium for the page's test in a real
+# browser; libmosquitto for a hall of boards over MQTT (goref watch --mqtt,
+# goref hall), with mosquitto (the broker and mosquitto_passwd) and openssl
+# for its tests. Does nothing when everything is already there.
 set -e
-pkgs="build-essential cmake pkg-config libcmocka-dev gnugo libopencv-core-dev libopencv-imgproc-dev libopencv-calib3d-dev libturbojpeg0-dev libpng-dev libv4l-dev libcjson-dev clang libmosquitto-dev libmicrohttpd-dev mosquitto openssl curl chromium chromium-driver python3-selenium"
+pkgs="build-essential cmake pkg-config libcmocka-dev gnugo libopencv-core-dev libopencv-imgproc-dev libopencv-calib3d-dev libturbojpeg0-dev libpng-dev libv4l-dev libcjson-dev clang time libjpeg-turbo-progs libmicrohttpd-dev chromium chromium-driver python3-selenium curl libmosquitto-dev mosquitto openssl"
 missing=""
 for p in $pkgs; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -11,13 +11,13 @@
 
 enum {
 	K_DEVICE, K_FRAME_SIZE, K_FORMAT, K_STRIDE, K_FPS, K_BOARD, K_CORNERS, K_ROTATE, K_CAMERA,
-	K_DISTORTION, K_STILL, K_KOMI, K_PERSIST, K_REPETITION, K_JOURNAL, K_SGF, K_EVENTS,
+	K_DISTORTION, K_STILL, K_KOMI, K_PERSIST, K_REPETITION, K_JOURNAL, K_SGF, K_EVENTS, K_HTTP, K_PIN,
 	K_MQTT, K_MQTT_USER, K_MQTT_PASSWORD, K_MQTT_CAFILE, K_HALL, K_BOARD_ID, K_CONTROL_USER, K_PAGE_URL, K_COUNT
 };
 
 const char *const gc_settings_keys[] = {
 	"device", "frame_size", "format", "stride", "fps", "board", "corners", "rotate", "camera",
-	"distortion", "still", "komi", "persist", "repetition", "journal", "sgf", "events",
+	"distortion", "still", "komi", "persist", "repetition", "journal", "sgf", "events", "http", "pin",
 	"mqtt", "mqtt_user", "mqtt_password", "mqtt_cafile", "hall", "board_id", "control_user", "page_url", NULL,
 };
 
@@ -46,6 +46,10 @@ static const char *const key_help[K_COUNT] = {
 	"The observation log, written as it is made; empty: none.",
 	"The game record (SGF); empty: none.",
 	"The events (JSON lines), written as they happen; empty: none.",
+	"The referee's web page: [ADDR:]PORT to serve it on (8080 is 127.0.0.1:8080,\n"
+	"# this machine only; 0.0.0.0:8080 the whole network); empty: no page.",
+	"The operator's PIN for the page's buttons; empty: a new one at each start,\n"
+	"# printed then.",
 	"A hall of boards: the MQTT broker HOST[:PORT] every event is published to\n"
 	"# (goref/HALL/BOARD/events); empty: none.",
 	"The board's user on the broker.",
@@ -185,6 +189,25 @@ static bool set_value(gc_settings *s, int k, const char *v, char *why, size_t ca
 	double x[8];
 	int n;
 	switch (k) {
+	case K_HTTP:
+		if (strlen(v) >= sizeof s->http || strspn(v, "0123456789abcdefABCDEF.:[]") != strlen(v)) {
+			snprintf(why, cap, "must be [ADDR:]PORT such as 8080 or 0.0.0.0:8080");
+			return false;
+		}
+		strcpy(s->http, v);
+		return true;
+	case K_PIN:
+		for (const char *c = v; *c; c++)
+			if ((unsigned char)*c <= ' ' || *c == 0x7f) {
+				snprintf(why, cap, "must be letters and digits, no blanks");
+				return false;
+			}
+		if (strlen(v) >= sizeof s->pin) {
+			snprintf(why, cap, "must be at most %d characters", (int)sizeof s->pin - 2);
+			return false;
+		}
+		strcpy(s->pin, v);
+		return true;
 	case K_DEVICE:
 	case K_JOURNAL:
 	case K_SGF:
@@ -332,6 +355,8 @@ static void set_default(gc_settings *s, int k)
 	case K_JOURNAL: s->journal[0] = '\0'; break;
 	case K_SGF: s->sgf[0] = '\0'; break;
 	case K_EVENTS: s->events[0] = '\0'; break;
+	case K_HTTP: s->http[0] = '\0'; break;
+	case K_PIN: s->pin[0] = '\0'; break;
 	default: str_slot(s, k)[0] = '\0'; break;
 	}
 }
@@ -421,8 +446,8 @@ int gc_settings_parse(gc_settings *s, const char *text, size_t len, gr_error *er
 			return gr_error_set(err, GR_EPARSE, lineno, (int)sl.key_at + 1,
 			                    "unknown setting %s (the settings: device, frame_size, format, stride, fps, "
 			                    "board, corners, rotate, camera, distortion, still, komi, persist, "
-			                    "repetition, journal, sgf, events, mqtt, mqtt_user, mqtt_password, mqtt_cafile, "
-			                    "hall, board_id, control_user, page_url)",
+			                    "repetition, journal, sgf, events, http, pin, mqtt, mqtt_user, mqtt_password, "
+			                    "mqtt_cafile, hall, board_id, control_user, page_url)",
 			                    q);
 		}
 		if (seen[k])
@@ -523,6 +548,8 @@ static bool put_value(out *o, const gc_settings *s, int k)
 	case K_JOURNAL: puts_(o, s->journal); return carriable(s->journal);
 	case K_SGF: puts_(o, s->sgf); return carriable(s->sgf);
 	case K_EVENTS: puts_(o, s->events); return carriable(s->events);
+	case K_HTTP: puts_(o, s->http); return true;
+	case K_PIN: puts_(o, s->pin); return carriable(s->pin);
 	case K_MQTT:
 	case K_MQTT_USER:
 	case K_MQTT_PASSWORD:

@@ -32,6 +32,8 @@
  *   journal     path of the observation log written as made     (none)
  *   sgf         path of the game record                         (none)
  *   events      path of the events (JSON lines)                 (none)
+ *   http        [ADDR:]PORT of the web page (goref watch)       (no page)
+ *   pin         the operator's PIN for the page's buttons       (one made at start)
  *   mqtt        a hall's MQTT broker, HOST[:PORT] (issue 16)     (none)
  *   mqtt_user, mqtt_password   the board's login on the broker  (none)
  *   mqtt_cafile the CA of the broker's certificate: TLS         (plain)
@@ -80,6 +82,8 @@ typedef struct gc_settings {
 	char journal[GC_PATH_CAP];  /* "" = none */
 	char sgf[GC_PATH_CAP];
 	char events[GC_PATH_CAP];
+	char http[64];              /* "" = no web page */
+	char pin[64];               /* "" = one made at start */
 	char mqtt[GC_PATH_CAP];          /* "" = no hall */
 	char mqtt_user[GC_PATH_CAP];
 	char mqtt_password[GC_PATH_CAP];

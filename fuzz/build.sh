@@ -76,7 +76,7 @@ if pkg-config --exists libpng libturbojpeg 2>/dev/null; then
 	LIBS=$(pkg-config --libs libpng libturbojpeg)
 	link png "$src/vision/image.c" "$src/vision/png.c"
 	link image "$src/vision/image.c" "$src/vision/png.c" "$src/vision/imgio.c" "$here/cv_stub.c"
-	link raw "$src/device/capture/source.c" "$src/vision/image.c" "$src/vision/png.c" "$src/vision/imgio.c" \
+	link raw "$src/device/capture/source.c" "$src/device/capture/stop.c" "$src/vision/image.c" "$src/vision/png.c" "$src/vision/imgio.c" \
 		"$here/cv_stub.c"
 else
 	echo "fuzz: libpng or libturbojpeg not found by pkg-config: the image harnesses are not built" >&2

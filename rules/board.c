@@ -109,29 +109,38 @@ void gr_board_play_legal(gr_board *b, gr_color c, int pt)
 	b->stones[c]++;
 	int libs = 0, empties = 0;
 	for (int i = 0; i < 4; i++) {
+		/* without a branch: an empty or off-board neighbour's group entry is
+		 * a valid index that loses nothing */
 		uint8_t col = b->color[nb[i]];
-		if (col == GR_EMPTY)
-			libs++;
-		else if (col == GR_BLACK || col == GR_WHITE)
-			b->libs[b->group[nb[i]]]--;
+		libs += col == GR_EMPTY;
+		b->libs[b->group[nb[i]]] -= (int16_t)(col == GR_BLACK || col == GR_WHITE);
 	}
 	b->libs[pt] = (int16_t)libs;
 	/* join the friendly groups, take the opponent's groups left without a
 	 * pseudo-liberty (in any order: each step keeps groups and liberties
 	 * right) */
 	int captured = 0, cap_pt = GR_NONE;
+	unsigned friends = 0, takes = 0;
 	for (int i = 0; i < 4; i++) {
 		uint8_t col = b->color[nb[i]];
-		if (col == (uint8_t)c) {
+		friends |= (unsigned)(col == (uint8_t)c) << i;
+		takes |= (unsigned)((col == (uint8_t)opp) & (b->libs[b->group[nb[i]]] == 0)) << i;
+	}
+	for (int i = 0; friends; i++, friends >>= 1)
+		if (friends & 1)
 			merge_groups(b, b->group[pt], b->group[nb[i]]);
-		} else if (col == (uint8_t)opp && b->libs[b->group[nb[i]]] == 0) {
+	for (int i = 0; takes; i++, takes >>= 1) {
+		/* a group next to pt twice is taken once: its second neighbour is
+		 * empty by then */
+		if ((takes & 1) && b->color[nb[i]] == (uint8_t)opp) {
 			int g = b->group[nb[i]];
 			captured += b->gsize[g];
 			cap_pt = g;
 			remove_group(b, g);
 		}
-		empties += b->color[nb[i]] == GR_EMPTY;
 	}
+	for (int i = 0; i < 4; i++)
+		empties += b->color[nb[i]] == GR_EMPTY;
 	b->captured[c] += captured;
 	b->last_captures = captured;
 	b->ko = GR_NONE;

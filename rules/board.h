@@ -108,8 +108,9 @@ static inline uint64_t gr_zobrist_white_to_move(void) { return gr_mix64(0xfeedUL
  * for a free slot. */
 static inline uint64_t gr_position_key(uint64_t stones_hash, gr_color to_move)
 {
-	uint64_t h = stones_hash ^ (to_move == GR_WHITE ? gr_zobrist_white_to_move() : 0);
-	return h ? h : 1;
+	/* without a branch: the two are picked by a mask, 0 becomes 1 by an OR */
+	uint64_t h = stones_hash ^ (gr_zobrist_white_to_move() & (0 - (uint64_t)(to_move == GR_WHITE)));
+	return h | (uint64_t)(h == 0);
 }
 
 /* Whether colour c may place a stone at pt: occupied, suicide, simple ko or
@@ -126,6 +127,32 @@ static inline gr_legality gr_board_check_point(const gr_board *b, gr_color c, in
 		return GR_OCCUPIED;
 	const int nb[4] = {pt - 1, pt + 1, pt - b->stride, pt + b->stride};
 	const uint8_t col[4] = {b->color[nb[0]], b->color[nb[1]], b->color[nb[2]], b->color[nb[3]]};
+	/* Without a branch per neighbour: which neighbouring groups have pt as
+	 * their last liberty (see below). Every point's group entry is a valid
+	 * index (empty and off-board points keep a stale or zero one), so it is
+	 * read whatever the colour, and compared only with the colour's. */
+	const uint8_t opp = (uint8_t)(3 - c);
+	int g4[4], key[4];
+	for (int i = 0; i < 4; i++) {
+		g4[i] = b->group[nb[i]];
+		key[i] = g4[i] * 4 + col[i];
+	}
+	int empties = 0, takes = 0, lives = 0;
+	for (int i = 0; i < 4; i++) {
+		int cnt = (key[0] == key[i]) + (key[1] == key[i]) + (key[2] == key[i]) + (key[3] == key[i]);
+		int last = b->libs[g4[i]] == cnt;
+		empties += col[i] == GR_EMPTY;
+		takes |= (col[i] == opp) & last;
+		lives |= (col[i] == (uint8_t)c) & !last;
+	}
+	if (!takes) {
+		/* nothing is taken, so no ko either */
+		if (!empties && !lives)
+			return GR_SUICIDE;
+		if (hash_after)
+			*hash_after = b->hash ^ gr_zobrist(c, pt);
+		return GR_LEGAL;
+	}
 	bool has_lib = false;
 	int captures = 0, ncap = 0, capg[4];
 	/* One pass over the neighbours. A group's pseudo-liberties (libs) count

@@ -65,13 +65,16 @@ static void table_clear(gr_playout *p)
 
 /* gr_board_is_eyelike for an empty point, inlined: at a game's end most
  * points are tried and refused here. */
+_Static_assert(GR_BLACK == 1 && GR_WHITE == 2 && GR_OFFBOARD == 3 && GR_EMPTY == 0, "eyelike's bit test");
+
 static inline bool eyelike(const gr_board *b, int pt, gr_color c)
 {
 	const uint8_t *col = b->color;
 	const int s = b->stride;
-	uint8_t a = col[pt - 1], d = col[pt + 1], e = col[pt - s], f = col[pt + s];
-	return (a == c || a == GR_OFFBOARD) && (d == c || d == GR_OFFBOARD) &&
-	       (e == c || e == GR_OFFBOARD) && (f == c || f == GR_OFFBOARD);
+	/* c is one bit (GR_BLACK 1, GR_WHITE 2) and GR_OFFBOARD both, GR_EMPTY
+	 * neither: a neighbour is c or off the board exactly when it has c's
+	 * bit, so one AND tests all four without a branch */
+	return (col[pt - 1] & col[pt + 1] & col[pt - s] & col[pt + s] & (uint8_t)c) != 0;
 }
 
 /* Tries the empty points in a random rotation of list[0..n). */

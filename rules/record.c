@@ -157,6 +157,8 @@ int gr_record_add_move(gr_record *r, gr_color c, int pt, double time, const char
 {
 	if (!r || !color_ok(c) || (pt != GR_PASS && !point_ok(r, pt)))
 		return GR_EINVAL;
+	if (r->nmoves >= GR_MAX_MOVES)
+		return GR_ERANGE;
 	gr_move *m = grow(r->moves, &r->moves_cap, r->nmoves, sizeof *r->moves);
 	if (!m)
 		return GR_ENOMEM;

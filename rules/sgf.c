@@ -629,7 +629,11 @@ static int interpret(parser *p)
 			return rc;
 		if ((rc = flush_comment(p)))
 			return rc;
-		if (gr_record_add_move(r, is_name(move, "B") ? GR_BLACK : GR_WHITE, pt, time, NULL))
+		rc = gr_record_add_move(r, is_name(move, "B") ? GR_BLACK : GR_WHITE, pt, time, NULL);
+		if (rc == GR_ERANGE)
+			return fail(p, GR_ERANGE, p->vals[move->first].start,
+			            "more than %d moves: no game record is that long", GR_MAX_MOVES);
+		if (rc)
 			return oom(p);
 		p->ctarget = gr_record_move_count(r) - 1;
 	}

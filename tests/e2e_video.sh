@@ -28,6 +28,16 @@ has "eval-video total" out '"games":1,"games_right":1'
 delay=$(grep -o '"delay_mean":[0-9.]*' "$tmp/out" | head -1 | cut -d: -f2)
 if awk -v d="$delay" 'BEGIN { exit !(d > 0 && d < 0.5) }'; then ok; else bad "eval-video: mean delay $delay s, not under 0.5 s"; fi
 run "eval-video usage" 64 "$goref" eval-video
+
+# --- a wobbling camera (the picture shifts by up to 8 px, a third of a cell
+# at 320x240, to a new place every 1-3 s) over a 9x9 game played in an
+# area of a 19x19 board, paper over the rest: every move and the ruling
+# (before the grid followed such moves: 0 of 30)
+run "render drift" 0 "$render" --quiet --seed 41 --moves 30 --width 320 --height 240 --board-lines 19 \
+	--paper --drift 8 --inject double_move@12 "$(dirname "$0")/fixtures/selfplay/9x9-s0001.sgf" "$tmp/d"
+run "eval-video drift" 0 "$goref" eval-video --json --board 9 "$tmp/d"
+has "eval-video drift moves" out '"true_moves":30,"moves_right":30,"extra_moves":0'
+has "eval-video drift rulings" out '"true_rulings":1,"rulings_found":1,"false_rulings":0'
 run "eval-video no truth" 2 "$goref" eval-video "$tmp"
 
 # --- raw frames on stdin

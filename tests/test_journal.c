@@ -237,6 +237,33 @@ static void test_the_callback_can_stop(void **s)
 	assert_int_equal(gd_journal_open(path, 0, stop_at_two, &n, &f, &info, err, sizeof err), 7);
 	assert_null(f);
 	assert_int_equal(n, 2);
+	/* stopped (watch on SIGTERM while it feeds the journal back), a
+	 * half-written end is not cut: the next start cuts it */
+	const char torn[] = "@ 0\n...\n...\n...\n@ 1\n...\n.X.\n...\n@ 2\n..";
+	write_file(path, torn, strlen(torn));
+	n = 0;
+	assert_int_equal(gd_journal_open(path, 0, stop_at_two, &n, &f, &info, err, sizeof err), 7);
+	assert_int_equal(file_size(path), (long)strlen(torn));
+}
+
+/* A journal over GD_JOURNAL_MAX_BYTES is refused unread (a sparse file:
+ * no 64 MB written), with the bound and --new in the message, and kept. */
+static void test_over_the_bound_is_refused(void **s)
+{
+	(void)s;
+	char path[256], err[256];
+	snprintf(path, sizeof path, "%s/huge.log", dir);
+	write_file(path, three, strlen(three));
+	assert_int_equal(truncate(path, (off_t)GD_JOURNAL_MAX_BYTES + 1), 0);
+	seen sn = {0};
+	gd_journal_info info;
+	FILE *f = NULL;
+	assert_int_equal(gd_journal_open(path, 0, collect, &sn, &f, &info, err, sizeof err), -1);
+	assert_null(f);
+	assert_int_equal(sn.n, 0);
+	assert_non_null(strstr(err, "over the bound"));
+	assert_non_null(strstr(err, "--new"));
+	assert_int_equal(file_size(path), GD_JOURNAL_MAX_BYTES + 1);
 }
 
 int main(void)
@@ -248,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_torn_after_an_incomplete_entry_and_indented_headers),
 		cmocka_unit_test(test_damage_in_the_middle_is_an_error),
 		cmocka_unit_test(test_the_callback_can_stop),
+		cmocka_unit_test(test_over_the_bound_is_refused),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -61,6 +61,8 @@ static const char good[] =
 	"repetition = no-result\n"
 	"journal = /var/lib/goref/game#1.log\n"
 	"sgf = games/today.sgf\n"
+	"http = 0.0.0.0:8080\n"
+	"pin = 4711  # the operator's\n"
 	"\tevents\t=\tevents.jsonl";
 
 static void test_good(void **state)
@@ -92,6 +94,8 @@ static void test_good(void **state)
 	assert_string_equal(s.journal, "/var/lib/goref/game#1.log"); /* a '#' inside a word is no comment */
 	assert_string_equal(s.sgf, "games/today.sgf");
 	assert_string_equal(s.events, "events.jsonl");
+	assert_string_equal(s.http, "0.0.0.0:8080");
+	assert_string_equal(s.pin, "4711");
 	double K[9];
 	gc_settings_camera_matrix(&s, K);
 	assert_true(K[0] == 1000 && K[2] == 640 && K[4] == 1001.5 && K[5] == 360 && K[8] == 1);
@@ -150,6 +154,8 @@ static void test_bad(void **state)
 	bad("persist = 0\n", 1, "persist: ", NULL);
 	bad("persist = 2.5\n", 1, "persist: ", NULL);
 	bad("repetition = superko\n", 1, "repetition: must be forbid, draw, replay or no-result", NULL);
+	bad("http = localhost:8080\n", 1, "http: must be [ADDR:]PORT such as 8080 or 0.0.0.0:8080", NULL);
+	bad("pin = 12 34\n", 1, "pin: must be letters and digits, no blanks", NULL);
 	bad("fps = 10\nfsp = 10\n", 2, "unknown setting 'fsp'", NULL);
 	bad("fps = 10\nboard = 9\nfps = 12\n", 3, "fps: given twice (first on line 1)", NULL);
 	bad("fps 10\n", 1, "expected 'key = value'", NULL);
@@ -201,6 +207,8 @@ static void assert_same(const gc_settings *a, const gc_settings *b)
 	assert_string_equal(a->journal, b->journal);
 	assert_string_equal(a->sgf, b->sgf);
 	assert_string_equal(a->events, b->events);
+	assert_string_equal(a->http, b->http);
+	assert_string_equal(a->pin, b->pin);
 }
 
 static void round_trip(const gc_settings *s)

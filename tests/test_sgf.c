@@ -1023,6 +1023,35 @@ static void test_gnugo_reads_output(void **state)
 	}
 }
 
+/* Issue 17: a record of more moves than GR_MAX_MOVES (a 64 MB file of
+ * passes made 11 million: 296 MB) is refused with the bound named, at the
+ * move over it. */
+static void test_too_many_moves(void **s)
+{
+	(void)s;
+	const int n = GR_MAX_MOVES + 1;
+	size_t len = 20 + (size_t)n * 4 + 2;
+	char *t = malloc(len + 1), *p = t;
+	assert_non_null(t);
+	p += sprintf(p, "(;FF[4]SZ[9]");
+	for (int k = 0; k < n; k++)
+		p += sprintf(p, ";%c[]", k % 2 ? 'W' : 'B');
+	p += sprintf(p, ")");
+	gr_record *r = NULL;
+	gr_error e = {0};
+	assert_int_equal(gr_sgf_read(&r, t, (size_t)(p - t), &e), GR_ERANGE);
+	assert_null(r);
+	assert_non_null(strstr(e.message, "more than 1000000 moves"));
+	assert_int_equal(e.column, 13 + 4 * GR_MAX_MOVES + 3); /* the value of the move over */
+	/* one fewer: read, every move there */
+	p[-5] = ')';
+	assert_int_equal(gr_sgf_read(&r, t, (size_t)(p - t) - 4, &e), 0);
+	assert_int_equal(gr_record_move_count(r), GR_MAX_MOVES);
+	assert_int_equal(gr_record_add_move(r, GR_BLACK, GR_PASS, -1, NULL), GR_ERANGE);
+	gr_record_free(r);
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1042,6 +1071,7 @@ int main(void)
 		cmocka_unit_test(test_truncations_and_mutations),
 		cmocka_unit_test(test_out_of_memory),
 		cmocka_unit_test(test_gnugo_reads_output),
+		cmocka_unit_test(test_too_many_moves),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -148,8 +148,8 @@ static void write_interlaced(const char *path, const gv_image *img)
 	png_set_IHDR(p, info, (png_uint_32)img->width, (png_uint_32)img->height, 8,
 	             img->channels == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_ADAM7,
 	             PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-	png_bytep rows[64];
-	assert_true(img->height <= 64);
+	png_bytep rows[256];
+	assert_true(img->height <= 256);
 	for (int y = 0; y < img->height; y++)
 		rows[y] = img->data + (size_t)y * img->stride;
 	png_write_info(p, info);
@@ -470,6 +470,69 @@ static void test_read_at_a_maximum_size(void **st)
 	gv_image_free(&a);
 }
 
+/* A PNG (plain and interlaced) or PGM/PPM over the maximum size is shrunk
+ * as its rows come (no full-size buffer): shrunk by exactly 4, each pixel is
+ * the rounded mean of its 4x4 block of the random picture; the file's own
+ * size is reported; an interlaced one over its bound is refused. */
+static void test_shrunk_while_read(void **st)
+{
+	(void)st;
+	gv_image a, b;
+	assert_int_equal(gv_image_alloc(&a, 400, 200, 3), 0);
+	srand(17);
+	for (size_t k = 0; k < a.stride * 200; k++)
+		a.data[k] = (unsigned char)(rand() & 255);
+	char err[300] = "";
+	assert_int_equal(gv_png_write(at("rand.png"), &a, err, sizeof err), 0);
+	write_interlaced(at("rand_i.png"), &a);
+	FILE *f = fopen(at("rand.ppm"), "wb");
+	assert_non_null(f);
+	fprintf(f, "P6\n# a comment\n400 200\n255\n");
+	assert_int_equal(fwrite(a.data, 1, a.stride * 200, f), a.stride * 200);
+	fclose(f);
+	const char *files[] = {"rand.png", "rand_i.png", "rand.ppm"};
+	for (int k = 0; k < 3; k++) {
+		int fw = 0, fh = 0;
+		int rc = gv_imread_max_size(&b, at(files[k]), 100, &fw, &fh, err, sizeof err);
+		if (rc)
+			fail_msg("%s: %s", files[k], err);
+		assert_int_equal(fw, 400);
+		assert_int_equal(fh, 200);
+		assert_int_equal(b.width, 100);
+		assert_int_equal(b.height, 50);
+		for (int y = 0; y < 50; y++)
+			for (int x = 0; x < 100; x++)
+				for (int c = 0; c < 3; c++) {
+					int sum = 0;
+					for (int j = 0; j < 4; j++)
+						for (int i = 0; i < 4; i++)
+							sum += gv_px(&a, 4 * x + i, 4 * y + j)[c];
+					if (gv_px(&b, x, y)[c] != (sum + 8) / 16)
+						fail_msg("%s: (%d,%d,%d) = %d, the block's mean %d", files[k], x, y, c,
+						         gv_px(&b, x, y)[c], (sum + 8) / 16);
+				}
+		gv_image_free(&b);
+		/* not over: the picture as it is */
+		assert_int_equal(gv_imread_max_size(&b, at(files[k]), 400, &fw, &fh, err, sizeof err), 0);
+		assert_int_equal(b.width, 400);
+		assert_memory_equal(b.data, a.data, a.stride * 200);
+		gv_image_free(&b);
+	}
+	/* an uneven shrink: every row and column of the output is filled (a
+	 * one-colour picture stays that colour) */
+	for (size_t k = 0; k < a.stride * 200; k++)
+		a.data[k] = (unsigned char)(k % 3 == 0 ? 200 : k % 3 == 1 ? 90 : 30);
+	assert_int_equal(gv_png_write(at("flat.png"), &a, err, sizeof err), 0);
+	assert_int_equal(gv_imread_max(&b, at("flat.png"), 137, err, sizeof err), 0);
+	assert_int_equal(b.width, 137);
+	assert_int_equal(b.height, 69);
+	for (int y = 0; y < b.height; y++)
+		for (int x = 0; x < b.width; x++)
+			assert_memory_equal(gv_px(&b, x, y), ((const unsigned char[]){200, 90, 30}), 3);
+	gv_image_free(&b);
+	gv_image_free(&a);
+}
+
 /* ---- anything else -------------------------------------------------- */
 
 static void test_not_images(void **st)
@@ -513,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_jpeg_cut_short),
 		cmocka_unit_test(test_jpeg_over_the_pixel_bound),
 		cmocka_unit_test(test_read_at_a_maximum_size),
+		cmocka_unit_test(test_shrunk_while_read),
 		cmocka_unit_test(test_not_images),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

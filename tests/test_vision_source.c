@@ -353,6 +353,19 @@ static void test_dir_errors(void **state)
 	assert_int_equal(gd_source_next(s, &img, &when, err, sizeof err), GD_EFORMAT);
 	assert_non_null(strstr(err, "9x6"));
 	gd_source_free(s);
+
+	/* a photo over the largest frame (GD_MAX_FRAME_SIDE): an error naming
+	 * its size and the bound */
+	remove_tree(t->dir);
+	assert_int_equal(mkdir(t->dir, 0700), 0);
+	assert_int_equal(gv_image_alloc(&big, GD_MAX_FRAME_SIDE + 1, 2, 3), 0);
+	assert_int_equal(gv_png_write(at(t, "0.png"), &big, err, sizeof err), 0);
+	gv_image_free(&big);
+	s = open_dir_ok(t, NULL, 0);
+	assert_int_equal(gd_source_next(s, &img, &when, err, sizeof err), GV_EREAD);
+	assert_non_null(strstr(err, "4097x2"));
+	assert_non_null(strstr(err, "largest frame"));
+	gd_source_free(s);
 }
 
 /* ---- raw frames ----------------------------------------------------------- */
@@ -407,6 +420,11 @@ static void test_raw_rgb24(void **state)
 	FILE *f = stream_of(data, 3 * FRAME);
 	gd_source *s = NULL;
 	char err[256];
+	/* over the largest frame: refused when opened */
+	assert_int_equal(gd_source_open_raw(&s, f, GD_MAX_FRAME_SIDE + 1, H, GD_RGB24, 0, 25, err, sizeof err),
+	                 GV_EINVAL);
+	assert_null(s);
+	assert_non_null(strstr(err, "largest frame"));
 	assert_int_equal(gd_source_open_raw(&s, f, W, H, GD_RGB24, 0, 25, err, sizeof err), 0);
 	assert_int_equal(gd_source_count(s), -1);
 	assert_string_equal(gd_source_name(s), "stream");

@@ -148,12 +148,16 @@ static float median(float *v, int n)
 
 /* Robust quadratic surface z(u, v) (u, v in [-1, 1]) through n samples:
  * iteratively reweighted least squares with Tukey's biweight. coef gets 6
- * numbers; *sigma the robust spread of the residuals. */
+ * numbers; *sigma the robust spread of the residuals. start (may be NULL)
+ * marks the samples the first fit uses (the others join when they agree). */
 static void robust_quad(const float *u, const float *v, const float *z, int n, double coef[6], double *sigma,
-                        float *w, float *res)
+                        float *w, float *res, const unsigned char *start)
 {
+	int nstart = 0;
+	for (int k = 0; k < n && start; k++)
+		nstart += start[k] != 0;
 	for (int k = 0; k < n; k++)
-		w[k] = 1;
+		w[k] = nstart >= 6 && !start[k] ? 0 : 1;
 	memset(coef, 0, 6 * sizeof *coef);
 	double sig = 0;
 	for (int it = 0; it < 6; it++) {
@@ -455,10 +459,37 @@ int gv_classify_features_update(const gv_image *rgb, const double H[9], int size
 			cl[k] = median(ls, n);
 			cy[k] = yel(acc);
 		}
+	/* the wood: in a dense endgame seen steeply, stones cover most
+	 * squares' centres, and a fit started on all of them settles between
+	 * the wood and the stones. The first fit takes only the squares whose
+	 * brightness lies near the commonest one (the wood's: many squares
+	 * show it, the stones split into two colours) */
+	unsigned char *wood = calloc((size_t)nc, 1);
+	if (!wood) {
+		free(buf);
+		return GV_ENOMEM;
+	}
+	{
+		int bestc = -1;
+		float mode = 0;
+		for (int a = 0; a < nc; a++) {
+			int cnt = 0;
+			float la = logf(cl[a] + 1);
+			for (int b = 0; b < nc; b++)
+				cnt += fabsf(logf(cl[b] + 1) - la) < WOOD_MODE_BAND;
+			if (cnt > bestc) {
+				bestc = cnt;
+				mode = la;
+			}
+		}
+		for (int k = 0; k < nc; k++)
+			wood[k] = fabsf(logf(cl[k] + 1) - mode) < WOOD_MODE_BAND;
+	}
 	double ql[6], qy[6], sl = 0, sy = 0;
-	robust_quad(cu, cv, cl, nc, ql, &sl, w, res);
+	robust_quad(cu, cv, cl, nc, ql, &sl, w, res, wood);
 	memcpy(rl, res, (size_t)nc * sizeof *rl);
-	robust_quad(cu, cv, cy, nc, qy, &sy, w, res);
+	robust_quad(cu, cv, cy, nc, qy, &sy, w, res, wood);
+	free(wood);
 	memcpy(ry, res, (size_t)nc * sizeof *ry);
 	/* each square's whiteness against the fit: no stone covers a square's
 	 * centre (much), so white there is glare or something over the board */
@@ -476,7 +507,8 @@ int gv_classify_features_update(const gv_image *rgb, const double H[9], int size
 	}
 	/* local values: a square's own where it agrees with the fit */
 	for (int k = 0; k < nc; k++) {
-		if (rl[k] > 2.5 * sl || ry[k] > 2.5 * sy) {
+		double fl = quad_at(ql, cu[k], cv[k]);
+		if (rl[k] > 2.5 * sl || ry[k] > 2.5 * sy || fabs(log((cl[k] + 1) / (fl > 0 ? fl + 1 : 1))) > WOOD_LOCAL) {
 			cl[k] = (float)quad_at(ql, cu[k], cv[k]);
 			cy[k] = (float)quad_at(qy, cu[k], cv[k]);
 		}
@@ -654,7 +686,7 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 	if (!f || !cells || size < 2 || size > 19)
 		return GV_EINVAL;
 	int n = size * size;
-	float *tmp = malloc((size_t)n * 5 * sizeof *tmp);
+	float *tmp = malloc((size_t)n * 7 * sizeof *tmp);
 	int *order = malloc((size_t)n * 2 * sizeof *order);
 	if (!tmp || !order) {
 		free(tmp);
@@ -663,7 +695,7 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 	}
 	float *eb = tmp + n, *ew = tmp + 2 * n, *score = tmp + 3 * n;
 	int *black_ = order + n;
-	float *tbk = tmp + 4 * n;
+	float *tbk = tmp + 4 * n, *rbk = tmp + 5 * n, *rwk = tmp + 6 * n;
 	for (int k = 0; k < n; k++) {
 		/* a black stone hides the lines too: what shows of them counts against it */
 		eb[k] = f[k].black - BLACK_LINE_PENALTY * (f[k].line > 0 ? f[k].line : 0);
@@ -695,6 +727,8 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 		float tb = f[k].yellow >= SHADOW_HUE ? tbs : tb0;
 		tbk[k] = tb;
 		float rb = eb[k] / tb, rw = ew[k] / tw;
+		rbk[k] = rb;
+		rwk[k] = rw;
 		cells[k] = C_EMPTY;
 		/* a point dark at its centre is black, whatever lies next to it */
 		black_[k] = rb > 1 && (f[k].bright < DARK_CENTRE || rb > rw);
@@ -737,12 +771,42 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 		else
 			cells[k] = colour;
 	}
+	/* The confidence: how far the evidence read clears its threshold, and
+	 * how far it clears the evidence of what was not read: a point read
+	 * empty is only as sure as the stronger colour is short of its
+	 * threshold (a black stone judged against a photo's darker stones
+	 * stays in doubt), a colour only as sure as it beats the other one
+	 * where both clear their thresholds (a white stone in a black
+	 * neighbour's shadow). */
 	if (conf)
 		for (int k = 0; k < n; k++) {
-			float r = score[k];
-			float c = r > 1 ? (r - 1) / 0.5f : (1 - r) / 0.5f;
-			conf[k] = c > 1 ? 1 : c;
+			float c;
+			if (cells[k] == C_EMPTY) {
+				float r = score[k] > 0.5f ? score[k] : 0.5f;
+				float m = rbk[k] > rwk[k] ? rbk[k] : rwk[k];
+				if (m > r)
+					r = m;
+				c = r < 1 ? (1 - r) / 0.5f : 0;
+			} else {
+				float r = score[k], other = cells[k] == C_BLACK ? rwk[k] : rbk[k];
+				c = (r - 1) / 0.5f;
+				if (other > 1 && (r / other - 1) / CONF_OVER_OTHER < c)
+					c = (r / other - 1) / CONF_OVER_OTHER;
+			}
+			conf[k] = c > 1 ? 1 : c < 0 ? 0 : c;
 		}
+	/* a photo where many points are in doubt is one the model does not
+	 * fit (stones packed so that the wood hardly shows, a light that
+	 * makes stones and wood alike): nothing in it is sure */
+	if (conf) {
+		int doubt = 0;
+		for (int k = 0; k < n; k++)
+			doubt += conf[k] < 0.5f;
+		if (doubt > GV_DOUBT_SHARE * n)
+			for (int k = 0; k < n; k++)
+				if (conf[k] > GV_DOUBT_CAP)
+					conf[k] = GV_DOUBT_CAP;
+	}
 	free(tmp);
 	free(order);
 	return 0;

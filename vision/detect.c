@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "classify.h"
+#include "geom.h"
 #include "cvwrap.h"
 #include "locate.h"
 #include "outline.h"
@@ -76,6 +77,27 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		/* corners given by a person: read, not proved */
 		char why[200];
 		rc = gv_grid_from_corners(opts->corners, size, img->width, img->height, &g, why, sizeof why);
+		if (!rc && !opts->keep_corners) {
+			/* a click is a few pixels off: snap the grid to the lines
+			 * near it (kept as given when they do not show better) */
+			double c[8];
+			memcpy(c, g.corners, sizeof c);
+			unsigned char empty[19 * 19];
+			rc = gv_classify(img, g.H, size, out->cells, NULL);
+			if (rc == GV_EINVAL) {
+				if (err && cap)
+					snprintf(err, cap, "bad corners: the grid reaches beyond the photo");
+				goto done;
+			}
+			for (int k = 0; k < size * size; k++)
+				empty[k] = out->cells[k] == 0;
+			if (!rc)
+				rc = gv_refine_corners(img, size, empty, c, err, cap);
+			if (!rc && gv_grid_from_corners(c, size, img->width, img->height, &g, why, sizeof why))
+				rc = gv_grid_from_corners(opts->corners, size, img->width, img->height, &g, why, sizeof why);
+			if (rc == GV_ENOMEM || rc == GV_ECV)
+				goto done;
+		}
 		if (rc) {
 			if (err && cap)
 				snprintf(err, cap, "bad corners: %s", why);
@@ -102,6 +124,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			}
 		}
 	}
+done:
 	gv_image_free(&undist);
 	return rc;
 }

@@ -33,6 +33,9 @@ typedef struct gv_detect_opts {
 	const double *corners; /* the grid's four corners given by a person (x y
 	                          clockwise from the top-left, in the image after
 	                          undistortion), or NULL to locate the grid */
+	int keep_corners;      /* nonzero: read the grid the corners span as
+	                          given; 0: polish them first on the lines near
+	                          them (gv_refine_corners, outline.h) */
 } gv_detect_opts;
 
 typedef struct gv_detection {

@@ -37,6 +37,31 @@ int gv_image_alloc(gv_image *img, int width, int height, int channels);
  * struct zeroed. */
 void gv_image_free(gv_image *img);
 
+/* The size a w x h image comes to with its longer side made max_side
+ * (aspect kept, to the pixel; at least 1): w and h unchanged when both are
+ * within max_side or max_side <= 0. The readers' working size. */
+void gv_fit_size(int w, int h, int max_side, int *fw, int *fh);
+
+/* Shrinking an image by area averaging while its rows arrive one by one,
+ * so a large picture never needs a full-size buffer: each output pixel is
+ * the rounded mean of the source pixels whose box maps onto it (source x
+ * goes to x * dw / sw). gv_shrink_begin allocates out (dw x dh, channels)
+ * and the sums of one output row; gv_shrink_row takes the source rows in
+ * order (sw pixels of `channels` bytes each); after the last one out is
+ * whole; gv_shrink_end frees the sums (out stays with the caller). */
+typedef struct gv_shrink {
+	int sw, sh, dw, dh, channels;
+	int y;                 /* the next source row */
+	unsigned long long *sum; /* dw * channels */
+	int *xcount;           /* source columns in each output column */
+	int rows;              /* source rows in the current output row */
+	gv_image *out;
+} gv_shrink;
+
+int gv_shrink_begin(gv_shrink *s, gv_image *out, int sw, int sh, int dw, int dh, int channels);
+void gv_shrink_row(gv_shrink *s, const unsigned char *row);
+void gv_shrink_end(gv_shrink *s);
+
 /* Pixel address (no range check). */
 static inline unsigned char *gv_px(const gv_image *img, int x, int y)
 {

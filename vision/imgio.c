@@ -152,7 +152,8 @@ static void jpeg_scale(int w, int h, int max_side, int *sw, int *sh)
 	}
 }
 
-static int read_jpeg(head *hd, const char *path, int max_side, gv_image *out, char *err, size_t cap)
+static int read_jpeg(head *hd, const char *path, int max_side, int *full_w, int *full_h, gv_image *out, char *err,
+                     size_t cap)
 {
 	unsigned char *buf = NULL;
 	size_t len = 0;
@@ -180,6 +181,8 @@ static int read_jpeg(head *hd, const char *path, int max_side, gv_image *out, ch
 	rc = check_size(w, h, path, err, cap);
 	if (rc)
 		goto done;
+	*full_w = w;
+	*full_h = h;
 	int sw, sh;
 	jpeg_scale(w, h, max_side, &sw, &sh);
 	rc = gv_image_alloc(out, sw, sh, 3);
@@ -273,7 +276,8 @@ static long pnm_number(pnm *r, long limit)
 	return v;
 }
 
-static int read_pnm(head *hd, const char *path, int kind, gv_image *out, char *err, size_t cap)
+static int read_pnm(head *hd, const char *path, int kind, int max_side, int *full_w, int *full_h, gv_image *out,
+                    char *err, size_t cap)
 {
 	pnm r = {hd, 2};
 	long w = pnm_number(&r, 1000000000L);
@@ -286,16 +290,31 @@ static int read_pnm(head *hd, const char *path, int kind, gv_image *out, char *e
 	int rc = check_size(w, h, path, err, cap);
 	if (rc)
 		return rc;
-	rc = gv_image_alloc(out, (int)w, (int)h, 3);
+	*full_w = (int)w;
+	*full_h = (int)h;
+	/* rows decoded one by one: into out, or through a shrinker to the
+	 * working size (no full-size buffer) */
+	int fw, fh;
+	gv_fit_size((int)w, (int)h, max_side, &fw, &fh);
+	gv_shrink sh;
+	bool shrink = fw != (int)w || fh != (int)h;
+	unsigned char *row = NULL;
+	rc = shrink ? gv_shrink_begin(&sh, out, (int)w, (int)h, fw, fh, 3) : gv_image_alloc(out, (int)w, (int)h, 3);
+	if (!rc && shrink && !(row = malloc((size_t)w * 3))) {
+		gv_shrink_end(&sh);
+		gv_image_free(out);
+		rc = GV_ENOMEM;
+	}
 	if (rc) {
 		set_err(err, cap, path, rc == GV_ENOMEM ? "out of memory" : "bad image size");
 		return rc;
 	}
 	bool colour = kind == '3' || kind == '6', plain = kind == '2' || kind == '3';
 	int samples = colour ? 3 : 1;
-	for (long y = 0; y < h; y++)
+	for (long y = 0; y < h; y++) {
+		unsigned char *line = shrink ? row : out->data + (size_t)y * out->stride;
 		for (long x = 0; x < w; x++) {
-			unsigned char *d = gv_px(out, (int)x, (int)y);
+			unsigned char *d = line + (size_t)x * 3;
 			for (int c = 0; c < samples; c++) {
 				long v;
 				if (plain) {
@@ -307,6 +326,9 @@ static int read_pnm(head *hd, const char *path, int kind, gv_image *out, char *e
 						v = -2;
 				}
 				if (v < 0) {
+					if (shrink)
+						gv_shrink_end(&sh);
+					free(row);
 					gv_image_free(out);
 					set_err(err, cap, path, v == -1 ? "the PGM/PPM data is cut short"
 					                                : "a PGM/PPM sample over its maximum");
@@ -317,6 +339,12 @@ static int read_pnm(head *hd, const char *path, int kind, gv_image *out, char *e
 			if (!colour)
 				d[1] = d[2] = d[0];
 		}
+		if (shrink)
+			gv_shrink_row(&sh, row);
+	}
+	if (shrink)
+		gv_shrink_end(&sh);
+	free(row);
 	return 0;
 }
 
@@ -344,6 +372,18 @@ static int grey_to_rgb(gv_image *img, const char *path, char *err, size_t cap)
 
 int gv_imread_max(gv_image *out, const char *path, int max_side, char *err, size_t cap)
 {
+	return gv_imread_max_size(out, path, max_side, NULL, NULL, err, cap);
+}
+
+int gv_imread_max_size(gv_image *out, const char *path, int max_side, int *full_w, int *full_h, char *err,
+                       size_t cap)
+{
+	int fw_ = 0, fh_ = 0;
+	if (!full_w)
+		full_w = &fw_;
+	if (!full_h)
+		full_h = &fh_;
+	*full_w = *full_h = 0;
 	if (!out || !path || max_side < 0) {
 		set_err(err, cap, path, "bad argument");
 		if (out)
@@ -357,15 +397,15 @@ int gv_imread_max(gv_image *out, const char *path, int max_side, char *err, size
 		return rc;
 	const unsigned char *b = hd.b;
 	if (hd.n >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF) {
-		rc = read_jpeg(&hd, path, max_side, out, err, cap);
+		rc = read_jpeg(&hd, path, max_side, full_w, full_h, out, err, cap);
 		fclose(hd.f);
 	} else if (hd.n >= 8 && !memcmp(b, "\x89PNG\r\n\x1a\n", 8)) {
 		fclose(hd.f);
-		rc = gv_png_read(path, out, err, cap);
+		rc = gv_png_read_max(path, out, max_side, full_w, full_h, err, cap);
 		if (!rc && out->channels == 1)
 			rc = grey_to_rgb(out, path, err, cap);
 	} else if (hd.n >= 3 && b[0] == 'P' && (b[1] == '2' || b[1] == '3' || b[1] == '5' || b[1] == '6')) {
-		rc = read_pnm(&hd, path, b[1], out, err, cap);
+		rc = read_pnm(&hd, path, b[1], max_side, full_w, full_h, out, err, cap);
 		fclose(hd.f);
 	} else {
 		fclose(hd.f);
@@ -377,11 +417,12 @@ int gv_imread_max(gv_image *out, const char *path, int max_side, char *err, size
 		return rc;
 	}
 	if (max_side > 0 && (out->width > max_side || out->height > max_side)) {
-		double s = (double)max_side / (out->width > out->height ? out->width : out->height);
-		int w = (int)lround(out->width * s), h = (int)lround(out->height * s);
+		/* a JPEG over 8 times too large, at its smallest DCT scale */
+		int w, h;
+		gv_fit_size(out->width, out->height, max_side, &w, &h);
 		gv_image small;
 		char msg[200] = "";
-		rc = gv_cv_resize(out, &small, w < 1 ? 1 : w, h < 1 ? 1 : h, msg, sizeof msg);
+		rc = gv_cv_resize(out, &small, w, h, msg, sizeof msg);
 		gv_image_free(out);
 		if (rc) {
 			set_err(err, cap, path, "%s", msg);

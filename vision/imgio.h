@@ -40,10 +40,23 @@ int gv_imread(gv_image *out, const char *path, char *err, size_t cap);
  * large photo never needs a full-size buffer: its longer side L comes out
  * at most max_side and less than L/8 short of it, with no resampling of
  * ours (4080 x 3060 at 2048 is 2040 x 1530, at 1/2; at 800, 510 x 383).
- * What is still larger (another format, or a JPEG over 8 times too large)
- * is shrunk to max_side by area averaging. The aspect ratio is kept (to the
+ * A PNG or PGM/PPM larger is shrunk by area averaging as its rows are
+ * decoded (png.h: an interlaced PNG is decoded whole first), a JPEG over 8
+ * times too large is shrunk from its 1/8 scale. The aspect ratio is kept (to the
  * pixel). */
 int gv_imread_max(gv_image *out, const char *path, int max_side, char *err, size_t cap);
+
+/* The working size every command reads a photo at (detect, eval,
+ * calibrate) and the largest frame a source gives: 4096 pixels a side, 48 MB
+ * as RGB. A PNG or PGM/PPM over it is shrunk as its rows are decoded, a
+ * JPEG decoded at a DCT scale: no full-size buffer for either. */
+#define GV_WORK_SIDE 4096
+
+/* gv_imread_max, and the file's own size into *full_w, *full_h (when not
+ * NULL; 0 when it was not read that far): what the picture was shrunk
+ * from. */
+int gv_imread_max_size(gv_image *out, const char *path, int max_side, int *full_w, int *full_h, char *err,
+                       size_t cap);
 
 /* Writes img (1 or 3 channels, RGB) to path in the format its extension
  * names: .png (libpng) or .jpg / .jpeg (libjpeg-turbo: baseline, 4:2:0,

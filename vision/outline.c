@@ -48,6 +48,33 @@ static double family_score(const gv_image *g, const double H[9], int n, int fam,
 	return sum / n + outer;
 }
 
+/* The mean ridge over the spans of grid line between two points that
+ * empty[] marks (what a first reading found empty: a stone's rim or the
+ * shadow under it is a dark ridge too, and steeply seen, stones cover the
+ * lines' places): both families, each weighed alike. */
+static double open_score(const gv_image *g, const double H[9], int n, const unsigned char *empty, int per)
+{
+	double tot = 0;
+	for (int fam = 0; fam < 2; fam++) {
+		double sum = 0;
+		int cnt = 0;
+		for (int line = 0; line < n; line++)
+			for (int s = 0; s + 1 < n; s++) {
+				int k0 = fam ? s * n + line : line * n + s, k1 = fam ? (s + 1) * n + line : line * n + s + 1;
+				if (!empty[k0] || !empty[k1])
+					continue;
+				for (int t = 1; t <= per; t++) {
+					double a = s + (double)t / (per + 1);
+					double u = fam ? line : a, v = fam ? a : line;
+					sum += ridge(g, H, u, v, fam ? 1 : 0, fam ? 0 : 1, 1);
+					cnt++;
+				}
+			}
+		tot += cnt ? sum / cnt : 0;
+	}
+	return tot;
+}
+
 /* The grid inside the quad Q (the unit square (0,0)-(1,1) -> image) with
  * margins, in cells, left, top, right, bottom: board -> image. */
 static void grid_in_quad(const double Q[9], int n, const double m[4], double H[9])
@@ -97,12 +124,17 @@ static double best_margins(const gv_image *g, const double Q[9], int n, int fam,
 
 /* Coordinate descent on the eight corner coordinates (pixels of g),
  * maximising both families' line score. */
-static double polish(const gv_image *g, int n, double c[8], double start)
+static double grid_score(const gv_image *g, const double H[9], int n, const unsigned char *empty)
+{
+	return empty ? open_score(g, H, n, empty, 3) : family_score(g, H, n, 0, 1) + family_score(g, H, n, 1, 1);
+}
+
+static double polish(const gv_image *g, int n, double c[8], double start, const unsigned char *empty)
 {
 	double H[9];
 	if (!gv_h_from_corners(c, n, H))
 		return 0;
-	double best = family_score(g, H, n, 0, 1) + family_score(g, H, n, 1, 1);
+	double best = grid_score(g, H, n, empty);
 	for (double step = start; step >= 0.25; step /= 2) {
 		bool moved = true;
 		for (int it = 0; moved && it < 6; it++) {
@@ -113,7 +145,7 @@ static double polish(const gv_image *g, int n, double c[8], double start)
 					c[k] += sgn * step;
 					double sc = -1;
 					if (gv_h_from_corners(c, n, H))
-						sc = family_score(g, H, n, 0, 1) + family_score(g, H, n, 1, 1);
+						sc = grid_score(g, H, n, empty);
 					if (sc > best) {
 						best = sc;
 						moved = true;
@@ -167,7 +199,7 @@ int gv_locate_outline(const gv_image *img, int size, gv_grid *out, char *err, si
 			gv_h_corners(H, size, c);
 			/* a quarter of a cell as the first step */
 			double cell = hypot(c[2] - c[0], c[3] - c[1]) / (size - 1);
-			double sc = polish(&small, size, c, cell / 4);
+			double sc = polish(&small, size, c, cell / 4, NULL);
 			for (int k = 0; k < 8; k++)
 				out->corners[k] = c[k] / scale;
 			if (!gv_h_from_corners(out->corners, size, out->H)) {
@@ -181,4 +213,75 @@ int gv_locate_outline(const gv_image *img, int size, gv_grid *out, char *err, si
 	}
 	gv_image_free(&small);
 	return rc;
+}
+
+int gv_refine_corners(const gv_image *img, int size, const unsigned char *empty, double corners[8], char *err,
+                      size_t cap)
+{
+	if (!img || !img->data || !corners || size < 2 || size > 19) {
+		snprintf(err, cap, "refine corners: bad argument");
+		return GV_EINVAL;
+	}
+	gv_image grey = {0}, small = {0};
+	int rc = gv_cv_grey(img, &grey, err, cap);
+	int longer = img->width > img->height ? img->width : img->height;
+	double scale = longer > GV_OUTLINE_WORK_PX ? (double)GV_OUTLINE_WORK_PX / longer : 1;
+	int w = (int)lround(img->width * scale), h = (int)lround(img->height * scale);
+	if (!rc)
+		rc = scale < 1 ? gv_cv_resize(&grey, &small, w, h, err, cap) : gv_cv_grey(&grey, &small, err, cap);
+	gv_image_free(&grey);
+	if (rc) {
+		gv_image_free(&small);
+		return rc;
+	}
+	double c[8], H[9];
+	for (int k = 0; k < 8; k++)
+		c[k] = corners[k] * scale;
+	if (gv_h_from_corners(c, size, H)) {
+		double start = grid_score(&small, H, size, empty);
+		/* the cell's size at its smallest side of the grid */
+		double cell = 1e9;
+		for (int k = 0; k < 4; k++) {
+			double d = hypot(c[(2 * k + 2) % 8] - c[2 * k], c[(2 * k + 3) % 8] - c[2 * k + 1]) / (size - 1);
+			if (d < cell)
+				cell = d;
+		}
+		double p[8];
+		memcpy(p, c, sizeof p);
+		/* each corner in turn over a window around the click, the others
+		 * held (one sample a span); twice over; then the polish */
+		int nstep = (int)floor(GV_REFINE_REACH / GV_REFINE_GRID + 1e-9);
+		for (int round = 0; round < 2; round++)
+			for (int k = 0; k < 4; k++) {
+				double bx = p[2 * k], by = p[2 * k + 1], best = -1;
+				for (int b = -nstep; b <= nstep; b++)
+					for (int a = -nstep; a <= nstep; a++) {
+						double q[8];
+						memcpy(q, p, sizeof q);
+						q[2 * k] = c[2 * k] + a * GV_REFINE_GRID * cell;
+						q[2 * k + 1] = c[2 * k + 1] + b * GV_REFINE_GRID * cell;
+						double Hq[9];
+						if (!gv_h_from_corners(q, size, Hq))
+							continue;
+						double sc = empty ? open_score(&small, Hq, size, empty, 1) : grid_score(&small, Hq, size, NULL);
+						if (sc > best) {
+							best = sc;
+							bx = q[2 * k];
+							by = q[2 * k + 1];
+						}
+					}
+				p[2 * k] = bx;
+				p[2 * k + 1] = by;
+			}
+		double sc = polish(&small, size, p, cell * GV_REFINE_STEP, empty);
+		bool near = true;
+		for (int k = 0; k < 4; k++)
+			if (hypot(p[2 * k] - c[2 * k], p[2 * k + 1] - c[2 * k + 1]) > (GV_REFINE_REACH + 0.1) * cell)
+				near = false;
+		if (near && sc > start * (1 + GV_REFINE_GAIN))
+			for (int k = 0; k < 8; k++)
+				corners[k] = p[k] / scale;
+	}
+	gv_image_free(&small);
+	return 0;
 }

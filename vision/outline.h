@@ -23,4 +23,18 @@
  * GV_ENOTFOUND, GV_EINVAL, GV_ENOMEM or GV_ECV with a message. */
 int gv_locate_outline(const gv_image *img, int size, gv_grid *out, char *err, size_t cap);
 
+/* Polishes a grid whose four corners a person clicked (x y clockwise from
+ * the top-left, pixels of img; clicks are a few pixels off, a tenth or two
+ * of a cell): each corner is moved, within GV_REFINE_REACH cells, to where
+ * the lattice's lines show most (on a copy of the photo at
+ * GV_OUTLINE_WORK_PX). With empty (empty[j * size + i] nonzero: the point
+ * read empty through the clicked grid) only the spans of line between two
+ * empty points are scored: seen steeply, the shadow under a row of stones
+ * is a dark line too; NULL scores every span (the outline's score). The corners are changed in place only when
+ * the polished grid's lines show clearly better than the clicked one's
+ * (by GV_REFINE_GAIN); otherwise they stay as given. Returns 0 (polished or
+ * kept), GV_EINVAL, GV_ENOMEM or GV_ECV with a message. */
+int gv_refine_corners(const gv_image *img, int size, const unsigned char *empty, double corners[8], char *err,
+                      size_t cap);
+
 #endif

@@ -63,6 +63,7 @@ struct gv_pipeline {
 	double search_t;          /* when the grid was last searched for */
 	bool have_search;
 	double align_ref;         /* the lines' contrast at the grid in use after the last search */
+	double search_wait;       /* seconds before a search for a drop of that contrast (0: at once) */
 	/* the classifier's features of the last reading, kept to classify
 	 * again only the points whose patches changed */
 	bool have_feat;
@@ -813,8 +814,11 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	double align = alignment(p, cells, feat);
 	bool due = !p->have_search || align < 0 || align < GV_ALIGN_DROP * p->align_ref || clock_due ||
 	           p->far_pending;
+	if (p->debug)
+		tr(p, "t %.2f reading: alignment %.3f (after the last search %.3f)", t, align, p->align_ref);
 	/* once a second at most while the board stays hidden */
-	if (p->o.relocate && p->have_obs && due && (!p->hidden_reading || !p->have_search || t - p->search_t >= 1.0)) {
+	if (p->o.relocate && p->have_obs && due && (!p->hidden_reading || !p->have_search || t - p->search_t >= 1.0) &&
+	    (!p->have_search || p->far_pending || p->drift_pending || t - p->search_t >= p->search_wait - 1e-6)) {
 		bool by_clock = p->have_search && align >= 0 && align >= GV_ALIGN_DROP * p->align_ref;
 		tr(p, "t %.2f search: alignment %.3f (after the last search %.3f)%s%s%s", t, align, p->align_ref,
 		   by_clock ? ", by the clock" : "", p->far_pending ? ", a far move pending" : "",
@@ -836,11 +840,12 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 				tr(p, "t %.2f grid search: corners moved %.1f px (cell %.1f px)", t, d, p->cell_px);
 		}
 		bool candidate = rc == 1 && d > tol;
+		bool far_once = false; /* a far move seen by one search only */
 		if (candidate && d >= 0.5 * p->cell_px) {
 			bool again = p->far_pending && corner_shift(c, p->far_corners) < tol;
 			p->far_pending = !again;
 			memcpy(p->far_corners, c, sizeof c);
-			candidate = again;
+			far_once = !again;
 		} else {
 			p->far_pending = false;
 		}
@@ -852,27 +857,52 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 		 * under a pixel on a still board) is followed. */
 		double dtol = GV_DRIFT_FOLLOW * p->cell_px;
 		bool drift = rc == 1 && !candidate && d > dtol && d <= tol;
+		bool drift_once = false; /* a small move seen by one search only */
 		if (drift) {
 			bool again = p->drift_pending && corner_shift(c, p->drift_corners) < dtol;
 			p->drift_pending = !again;
 			memcpy(p->drift_corners, c, sizeof c);
+			drift_once = !again;
 			drift = again;
 		} else {
 			p->drift_pending = false;
 		}
-		if (drift)
+		if (drift || drift_once)
 			candidate = true;
 		if (candidate) {
 			unsigned char cells2[NPT];
 			float conf2[NPT];
 			gv_point_features feat2[NPT];
 			if (gv_classify_features(f, H, n, feat2) == 0 && gv_classify_decide(feat2, n, cells2, conf2) == 0) {
+				/* the stones of the last observation that each grid reads
+				 * otherwise (stones played since, seen through either, do
+				 * not count: a grid is not judged by the game going on) */
 				int was = 0, now = 0;
 				for (int k = 0; k < n * n; k++) {
+					if (!p->cells[k])
+						continue;
 					was += cells[k] != p->cells[k];
 					now += cells2[k] != p->cells[k];
 				}
-				if (now < was || (now == was && (drift || d >= 0.5 * p->cell_px))) {
+				/* with the same reading either way, the lines decide: a
+				 * camera that wobbled moves the grid by a third of a cell
+				 * without changing what a point reads, and only the grid
+				 * that fits puts the lines where they show */
+				double align2 = alignment(p, cells2, feat2);
+				bool fits = align2 > 0 && align2 > GV_ALIGN_BETTER * (align > 0 ? align : 0);
+				/* a far move seen once is taken only when its lines are
+				 * back as they were after the last search (a wobbling
+				 * camera moves on before a second search could agree) */
+				bool ok = far_once     ? fits && align2 >= GV_ALIGN_DROP * p->align_ref && now <= was
+				          : drift_once ? fits && now <= was
+				                       : now < was || (now == was && (drift || d >= 0.5 * p->cell_px || fits));
+				if (p->debug)
+					tr(p, "t %.2f candidate: %s, stones read otherwise %d (grid in use %d), lines %.3f (in use %.3f): %s", t,
+					   far_once ? "far, seen once" : drift_once ? "small, seen once" : "seen twice or mid", now, was,
+					   align2, align, ok ? "taken" : "refused");
+				if (ok) {
+					p->far_pending = false;
+					p->drift_pending = false;
 					use_grid(p, H);
 					relocated = true;
 					p->st.relocations++;
@@ -896,7 +926,16 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	p->have_feat = true;
 	if (p->o.relocate && p->have_obs && p->search_t == t) {
 		double a = relocated ? alignment(p, cells, feat) : align;
-		p->align_ref = a > 0 ? a : 0;
+		if (!relocated && p->align_ref > 0 && a < GV_ALIGN_DROP * p->align_ref) {
+			/* the search kept the grid in use, yet its lines are gone
+			 * (a hand over the board, or a move the search did not see
+			 * yet): the reference stays, so that the next reading
+			 * searches again, after a wait that doubles each time */
+			p->search_wait = p->search_wait < 1.0 ? 1.0 : fmin(2 * p->search_wait, GV_SEARCH_EVERY_S);
+		} else {
+			p->align_ref = a > 0 ? a : 0;
+			p->search_wait = 0;
+		}
 	}
 	if (p->debug && nhid) {
 		char list[400];
@@ -941,6 +980,11 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 				obs->cells[k] = cells[k];
 			}
 		}
+	/* a grid whose lines are gone and that no search has replaced is off
+	 * (a camera that moved): its square middles are not where the
+	 * references were taken, and must not become them */
+	bool off = !relocated && p->o.relocate && p->have_ref && align >= 0 && p->align_ref > 0 &&
+	           align < GV_ALIGN_DROP * p->align_ref;
 	/* the square middles become the reference, but for the hidden ones and
 	 * those next to them (a hand's edge may pass the test on a few squares:
 	 * they must not become the reference) */
@@ -976,7 +1020,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 			if (++p->hid_spells[k] >= 3)
 				near = false;
 		}
-		if (!near)
+		if (!near && !off)
 			memcpy(p->ref_sq[k], cur[k], sizeof cur[k]);
 	}
 	p->have_ref = true;
@@ -1096,6 +1140,11 @@ int gv_pipeline_feed(gv_pipeline *p, const gv_image *rgb, double t, gv_observati
 		/* not clear: no observation; read again soon */
 		p->st.hidden_readings++;
 		p->st.held_points -= obs->nheld;
+		/* with no observation yet the grid is not proven by any: the
+		 * camera may have moved since it was found (a wobbling stand),
+		 * which reads as squares hidden; search again (once a second) */
+		if (!p->have_obs && p->o.relocate)
+			p->located = false;
 		return 0;
 	}
 	if (obs->relocated) {

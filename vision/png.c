@@ -7,6 +7,7 @@
 /* libpng's own header: vision/png.h shadows <png.h> on the include path */
 #include <libpng16/png.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,7 +93,16 @@ int gv_png_write(const char *path, const gv_image *img, char *err, size_t cap)
 
 int gv_png_read(const char *path, gv_image *out, char *err, size_t cap)
 {
-	if (!path || !out) {
+	return gv_png_read_max(path, out, 0, NULL, NULL, err, cap);
+}
+
+int gv_png_read_max(const char *path, gv_image *out, int max_side, int *full_w, int *full_h, char *err, size_t cap)
+{
+	if (full_w)
+		*full_w = 0;
+	if (full_h)
+		*full_h = 0;
+	if (!path || !out || max_side < 0) {
 		set_err(err, cap, path, "bad argument");
 		return GV_EINVAL;
 	}
@@ -175,18 +185,88 @@ int gv_png_read(const char *path, gv_image *out, char *err, size_t cap)
 		set_err(err, cap, path, "unsupported PNG colour type");
 		return GV_EREAD;
 	}
-	int rc = gv_image_alloc(dst, (int)(w > 1u << 15 ? 0 : w), (int)(h > 1u << 15 ? 0 : h), channels);
+	if (full_w)
+		*full_w = (int)w;
+	if (full_h)
+		*full_h = (int)h;
+	int fw, fh;
+	gv_fit_size((int)w, (int)h, max_side, &fw, &fh);
+	volatile bool shrink = fw != (int)w || fh != (int)h;
+	if (shrink && passes > 1 && (double)w * (double)h > (double)GV_PNG_INTERLACED_MAX_PIXELS) {
+		if (err && cap)
+			snprintf(err, cap, "%s: an interlaced PNG of %lux%lu pixels: over the bound of %ld megapixels "
+			         "for an interlaced one read at a working size",
+			         path, (unsigned long)w, (unsigned long)h, GV_PNG_INTERLACED_MAX_PIXELS / 1000000);
+		png_destroy_read_struct(&p, &info, NULL);
+		fclose(f);
+		return GV_EREAD;
+	}
+	/* volatile: set between setjmp and a possible longjmp */
+	unsigned char *volatile row = NULL;
+	gv_image full = {0};
+	gv_image *volatile whole = NULL; /* an interlaced one read whole to be shrunk */
+	gv_shrink sh_;
+	gv_shrink *volatile shr = NULL;
+	int rc = 0;
+	if (!shrink) {
+		rc = gv_image_alloc(dst, (int)(w > 1u << 15 ? 0 : w), (int)(h > 1u << 15 ? 0 : h), channels);
+	} else {
+		rc = gv_shrink_begin(&sh_, dst, (int)w, (int)h, fw, fh, channels);
+		if (!rc)
+			shr = &sh_;
+		if (!rc && passes > 1) {
+			rc = gv_image_alloc(&full, (int)w, (int)h, channels);
+			if (!rc)
+				whole = &full;
+		} else if (!rc) {
+			row = malloc((size_t)w * (size_t)channels);
+			if (!row)
+				rc = GV_ENOMEM;
+		}
+	}
 	if (rc) {
+		if (shr)
+			gv_shrink_end(shr);
+		gv_image_free(dst);
 		png_destroy_read_struct(&p, &info, NULL);
 		fclose(f);
 		set_err(err, cap, path, rc == GV_ENOMEM ? "out of memory" : "image too large");
 		return rc == GV_ENOMEM ? GV_ENOMEM : GV_EREAD;
 	}
-	for (int pass = 0; pass < passes; pass++)
+	if (setjmp(png_jmpbuf(p))) {
+		png_destroy_read_struct(&p, &info, NULL);
+		fclose(f);
+		if (shr)
+			gv_shrink_end(shr);
+		free(row);
+		gv_image_free(whole);
+		gv_image_free(dst);
+		set_err(err, cap, path, ctx.msg[0] ? ctx.msg : "libpng error");
+		return GV_EREAD;
+	}
+	if (!shrink) {
+		for (int pass = 0; pass < passes; pass++)
+			for (png_uint_32 y = 0; y < h; y++)
+				png_read_row(p, dst->data + (size_t)y * dst->stride, NULL);
+	} else if (whole) {
+		for (int pass = 0; pass < passes; pass++)
+			for (png_uint_32 y = 0; y < h; y++)
+				png_read_row(p, whole->data + (size_t)y * whole->stride, NULL);
 		for (png_uint_32 y = 0; y < h; y++)
-			png_read_row(p, dst->data + (size_t)y * dst->stride, NULL);
+			gv_shrink_row(shr, whole->data + (size_t)y * whole->stride);
+	} else {
+		/* row by row into the shrinker: no full-size buffer */
+		for (png_uint_32 y = 0; y < h; y++) {
+			png_read_row(p, row, NULL);
+			gv_shrink_row(shr, row);
+		}
+	}
 	png_read_end(p, NULL);
 	png_destroy_read_struct(&p, &info, NULL);
 	fclose(f);
+	if (shr)
+		gv_shrink_end(shr);
+	free(row);
+	gv_image_free(whole);
 	return 0;
 }

@@ -26,4 +26,13 @@ int gv_png_write(const char *path, const gv_image *img, char *err, size_t cap);
  * PNG, or over the limits) or GV_ENOMEM. */
 int gv_png_read(const char *path, gv_image *out, char *err, size_t cap);
 
+/* The same at a working size: when max_side > 0 and a side is over it, the
+ * picture comes out at gv_fit_size's size, shrunk by area averaging as its
+ * rows are decoded (no full-size buffer). An interlaced PNG is decoded whole
+ * before it is shrunk, so one over GV_PNG_INTERLACED_MAX_PIXELS is then
+ * refused. *full_w and *full_h (when not NULL) receive the file's size. */
+#define GV_PNG_INTERLACED_MAX_PIXELS 32000000L
+int gv_png_read_max(const char *path, gv_image *out, int max_side, int *full_w, int *full_h, char *err,
+                    size_t cap);
+
 #endif

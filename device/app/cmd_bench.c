@@ -13,6 +13,7 @@
 
 static const char bench_usage[] =
 	"usage: goref bench [--seconds S] [--size N] [--seed N] [--json]\n"
+	"       goref bench --playouts N [--size N] [--seed N]\n"
 	"\n"
 	"Measures the rules core on one core. Each part runs for about S seconds\n"
 	"(default 5) in 5 rounds; the figures are the median round and the best.\n"
@@ -26,6 +27,9 @@ static const char bench_usage[] =
 	"            lifted), refereed from the first observation to the last:\n"
 	"            microseconds a game, events a second\n"
 	"Deterministic work for a seed (default 1); the times vary with the machine.\n"
+	"--playouts N: exactly N random games from the empty board and nothing\n"
+	"else, no timing: fixed work for an instruction counter\n"
+	"(samples/bench_playout_instr.sh runs it under cachegrind).\n"
 	"'goref bench --vision --help': the frame pipeline's bench.\n";
 
 #define ROUNDS 5
@@ -150,6 +154,7 @@ int cmd_bench(int argc, char **argv)
 	double seconds = 5;
 	int size = 19, seed = 1;
 	bool json = false;
+	int playouts = 0;
 	for (int i = 1; i < argc; i++) {
 		if (cli_is_help(argv[i])) {
 			fputs(bench_usage, stdout);
@@ -165,6 +170,9 @@ int cmd_bench(int argc, char **argv)
 				return EXIT_USAGE;
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
+		} else if (!strcmp(argv[i], "--playouts")) {
+			if (!cli_parse_int("--playouts", i + 1 < argc ? argv[++i] : NULL, 1, 100000000, &playouts))
+				return EXIT_USAGE;
 		} else {
 			fprintf(stderr, "goref bench: unknown argument '%s'\n\n%s", argv[i], bench_usage);
 			return EXIT_USAGE;
@@ -181,6 +189,18 @@ int cmd_bench(int argc, char **argv)
 	if (!B.p || !moves || !B.obs || gr_record_new(&B.rec, size) || gr_game_new(&B.game, size))
 		goto out;
 
+	if (playouts) {
+		/* fixed work, no clock: for callgrind or cachegrind */
+		gr_rng_seed(&B.p->rng, (uint64_t)seed);
+		long long total = 0;
+		for (int k = 0; k < playouts; k++) {
+			gr_board b = B.empty;
+			total += gr_playout_run(B.p, &b, GR_BLACK, NULL, 0);
+		}
+		printf("playouts: %d games, %lld moves\n", playouts, total);
+		rc = EXIT_OK;
+		goto out;
+	}
 	/* the work, fixed by the seed: a 300-move game, a finished position */
 	gr_rng_seed(&B.p->rng, (uint64_t)seed);
 	int n = 0;

@@ -12,6 +12,7 @@
 #include "calib_board.h"
 #include "cli.h"
 #include "cvwrap.h"
+#include "imgio.h"
 #include "lens.h"
 #include "settings.h"
 
@@ -57,6 +58,23 @@ static const char calibrate_usage[] =
 	"\n"
 	"Exit status: 0 written, 1 no pattern or no board found, 2 a file cannot\n"
 	"be read or written, 64 a usage error.\n";
+
+/* A photo of the camera's frames: read shrunk when over GV_WORK_SIDE (no
+ * full-size buffer), then refused, since no frame is larger
+ * (GD_MAX_FRAME_SIDE) and lens values or corners in shrunk pixels would be
+ * wrong for them. */
+static int read_frame_photo(gv_image *img, const char *path, char *err, size_t cap)
+{
+	int fw = 0, fh = 0;
+	int rc = gv_imread_max_size(img, path, GV_WORK_SIDE, &fw, &fh, err, cap);
+	if (rc == 0 && (fw > GV_WORK_SIDE || fh > GV_WORK_SIDE)) {
+		gv_image_free(img);
+		snprintf(err, cap, "%s: %dx%d, over the largest frame goref takes (%d a side)", path, fw, fh,
+		         GV_WORK_SIDE);
+		return GV_EREAD;
+	}
+	return rc;
+}
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -204,7 +222,7 @@ static int calibrate_lens(int argc, char **argv)
 		rc = EXIT_INPUT;
 	for (int k = 0; k < nimages && !rc; k++) {
 		gv_image img;
-		if (gv_imread(&img, images[k], err, sizeof err)) {
+		if (read_frame_photo(&img, images[k], err, sizeof err)) {
 			fprintf(stderr, "goref calibrate: cannot read the image %s\n", err);
 			rc = EXIT_INPUT;
 			break;
@@ -337,7 +355,7 @@ static int calibrate_board(int argc, char **argv)
 		rc = EXIT_INPUT;
 		goto done;
 	}
-	if (gv_imread(&img, path, err, sizeof err)) {
+	if (read_frame_photo(&img, path, err, sizeof err)) {
 		fprintf(stderr, "goref calibrate: cannot read the image %s\n", err);
 		rc = EXIT_INPUT;
 		goto done;

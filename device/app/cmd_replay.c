@@ -11,6 +11,7 @@
 #include "cvwrap.h"
 #include "dead.h"
 #include "loop.h"
+#include "stop.h"
 
 
 
@@ -61,7 +62,8 @@ static const char replay_usage[] =
 	"\n"
 	"Exit status: 0 the frames were refereed, 1 no board was found in any\n"
 	"frame, 2 a frame, the source or an output cannot be read or written,\n"
-	"64 a usage error.\n";
+	"64 a usage error, 128+N stopped by signal N (SIGINT 130, SIGTERM 143:\n"
+	"the frames until then are refereed and written).\n";
 
 typedef struct replay_ctx {
 	bool quiet;
@@ -215,6 +217,7 @@ int cmd_replay(int argc, char **argv)
 	o.ud = ctx;
 	o.on_progress = progress ? on_progress : NULL;
 	gv_cv_threads(1, NULL, 0);
+	gd_stop_on_signals(); /* SIGTERM, Ctrl-C: stop between frames, write what was refereed */
 	gr_referee *ref = NULL;
 	gd_loop_stats st;
 	int rc = gd_loop_run(src, &o, &ref, &st, err, sizeof err);
@@ -222,7 +225,12 @@ int cmd_replay(int argc, char **argv)
 		cli_source_error("replay", gd_source_name(src), err, "\n");
 		result = EXIT_INPUT;
 	}
-	if (ref && !gr_referee_finished(ref))
+	if (gd_stop_requested()) {
+		fprintf(stderr, "goref replay: stopped by a signal after %ld frame%s: what was refereed is written\n",
+		        st.frames, st.frames == 1 ? "" : "s");
+		result = 128 + gd_stop_signal();
+	}
+	if (ref && !gr_referee_finished(ref) && !gd_stop_requested()) /* stopped: no count (seconds of playouts) */
 		final_count(ctx, ref, o.ref.komi, st.last_t);
 	if (!ref && result == EXIT_OK) {
 		fprintf(stderr, "goref replay: no board was found in %ld frame%s\n", st.frames, st.frames == 1 ? "" : "s");

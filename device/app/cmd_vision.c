@@ -16,6 +16,7 @@
 #include "detect.h"
 #include "diagram.h"
 #include "geom.h"
+#include "imgio.h"
 #include "png.h"
 
 int cmd_detect(int argc, char **argv);
@@ -202,10 +203,23 @@ int cmd_detect(int argc, char **argv)
 		return EXIT_USAGE;
 	char err[300];
 	gv_image img;
-	int rc = gv_imread(&img, path, err, sizeof err);
+	/* at most GV_WORK_SIDE a side (a larger photo read shrunk, never whole):
+	 * the corners and the camera given, and the corners found, are in the
+	 * photo's own pixels, scaled here */
+	int fw = 0, fh = 0;
+	int rc = gv_imread_max_size(&img, path, GV_WORK_SIDE, &fw, &fh, err, sizeof err);
 	if (rc) {
 		fprintf(stderr, "goref detect: cannot read the image %s\n", err);
 		return EXIT_INPUT;
+	}
+	double scale = fw > img.width ? (double)img.width / fw : 1;
+	for (int k = 0; has_corners && k < 8; k++)
+		corners[k] *= scale;
+	if (calibrated) {
+		K[0] *= scale;
+		K[2] *= scale;
+		K[4] *= scale;
+		K[5] *= scale;
 	}
 	gv_detection d;
 	gv_detect_opts o = {.size = size};
@@ -239,6 +253,8 @@ int cmd_detect(int argc, char **argv)
 		}
 	}
 	gv_image_free(&img);
+	for (int k = 0; k < 8; k++)
+		d.corners[k] /= scale;
 	int N = d.size;
 	if (json) {
 		printf("{\"image\":");
@@ -632,11 +648,13 @@ int cmd_eval(int argc, char **argv)
 			break;
 		}
 		gv_image img;
-		if (gv_imread(&img, photos.v[k], err, sizeof err)) {
+		int fw = 0, fh = 0; /* at most GV_WORK_SIDE a side, as detect */
+		if (gv_imread_max_size(&img, photos.v[k], GV_WORK_SIDE, &fw, &fh, err, sizeof err)) {
 			fprintf(stderr, "goref eval: cannot read the image %s\n", err);
 			rc = EXIT_INPUT;
 			break;
 		}
+		double scale = fw > img.width ? (double)img.width / fw : 1;
 		gv_detection d;
 		gv_detect_opts o = {.size = size};
 		double t0 = cli_cpu_ms();
@@ -644,7 +662,9 @@ int cmd_eval(int argc, char **argv)
 		double ms = cli_cpu_ms() - t0;
 		/* the same photo read through the corners a person clicked, where known */
 		double clicks[8];
-		int crc = clicked_corners(&cf, photos.v[k], img.width, img.height, size, clicks);
+		int crc = clicked_corners(&cf, photos.v[k], fw, fh, size, clicks);
+		for (int c = 0; c < 8; c++)
+			clicks[c] *= scale;
 		int cok = -1, cunk = 0;
 		board_score cs = {0};
 		if (crc < 0) {

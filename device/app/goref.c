@@ -12,6 +12,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,9 @@
 #endif
 
 #include "cli.h"
+#ifdef GOREF_HAVE_VISION
+#include "stop.h"
+#endif
 
 #ifdef GOREF_HAVE_VISION
 #define VISION(fn) fn
@@ -158,7 +163,23 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const char *cmd = argv[1];
-#ifndef GOREF_HAVE_VISION
+	/* watch and replay stop cleanly on SIGTERM and SIGINT from the start
+	 * (issue 17): goref blocks both before it runs goref-vision, so that a
+	 * signal in between waits, pending, through the exec; goref-vision puts
+	 * its handler in (stop.h) and only then lets them through. Every other
+	 * command gets them unblocked, as they came. */
+	sigset_t stop_sigs;
+	sigemptyset(&stop_sigs);
+	sigaddset(&stop_sigs, SIGINT);
+	sigaddset(&stop_sigs, SIGTERM);
+	bool stoppable = !strcmp(cmd, "watch") || !strcmp(cmd, "replay");
+#ifdef GOREF_HAVE_VISION
+	if (stoppable)
+		gd_stop_on_signals();
+	sigprocmask(SIG_UNBLOCK, &stop_sigs, NULL);
+#else
+	if (stoppable)
+		sigprocmask(SIG_BLOCK, &stop_sigs, NULL);
 	all_argv = argv;
 #endif
 	if (cli_is_help(cmd) || !strcmp(cmd, "help")) {

@@ -159,12 +159,12 @@ void watch_mqtt_poll(watch_mqtt *w)
 		gm_board_poll(w->b);
 }
 
-bool watch_mqtt_control(watch_mqtt *w, gr_command *cmd)
+bool watch_mqtt_control(watch_mqtt *w, gd_action *act)
 {
 	gm_action a;
 	if (!w || !gm_board_next_control(w->b, &a))
 		return false;
-	*cmd = a == GM_ACT_END ? GR_CMD_END : a == GM_ACT_COUNT ? GR_CMD_COUNT : GR_CMD_ACCEPT;
+	*act = a == GM_ACT_END ? GD_ACT_END : a == GM_ACT_COUNT ? GD_ACT_COUNT : GD_ACT_ACCEPT;
 	fprintf(stderr, "goref watch: the director says %s\r\n", gm_action_name(a));
 	return true;
 }

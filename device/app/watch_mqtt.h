@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "referee.h"
+#include "session.h"
 
 typedef struct watch_mqtt watch_mqtt;
 
@@ -28,8 +29,9 @@ void watch_mqtt_event(watch_mqtt *w, const gr_event *e, const char *json, size_t
 void watch_mqtt_position(watch_mqtt *w, const gr_referee *ref, int size);
 /* Reads and writes the connection, without waiting: call it each frame. */
 void watch_mqtt_poll(watch_mqtt *w);
-/* The director's next action as a referee command: true when one waits. */
-bool watch_mqtt_control(watch_mqtt *w, gr_command *cmd);
+/* The director's next action (end, count, accept) for the session: true
+ * when one waits. */
+bool watch_mqtt_control(watch_mqtt *w, gd_action *act);
 void watch_mqtt_stop(watch_mqtt *w);
 
 #endif

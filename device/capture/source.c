@@ -15,6 +15,7 @@
 
 #include "cvwrap.h"
 #include "png.h"
+#include "stop.h"
 
 void gd_errf(char *err, size_t cap, const char *fmt, ...)
 {
@@ -314,10 +315,15 @@ static int dir_next(void *impl, gv_image **frame, double *t, char *err, size_t c
 		return GV_ENOMEM;
 	}
 	char msg[200] = "";
-	int rc = photo_kind(f->name) == 1 ? gv_png_read(path, &d->img, msg, sizeof msg)
-	                                  : gv_imread(&d->img, path, msg, sizeof msg);
+	int fw = 0, fh = 0;
+	int rc = gv_imread_max_size(&d->img, path, GD_MAX_FRAME_SIDE, &fw, &fh, msg, sizeof msg);
 	if (rc == 0 && d->img.channels == 1)
 		rc = grey_to_rgb(&d->img);
+	if (rc == 0 && (fw > GD_MAX_FRAME_SIDE || fh > GD_MAX_FRAME_SIDE)) {
+		snprintf(msg, sizeof msg, "%s: %dx%d, over the largest frame a source takes (%d a side)", path, fw, fh,
+		         GD_MAX_FRAME_SIDE);
+		rc = GV_EREAD;
+	}
 	if (rc) {
 		gv_image_free(&d->img);
 		if (rc == GV_ENOMEM)
@@ -688,12 +694,17 @@ static const char *raw_name(const void *impl)
 	return ((const raw_src *)impl)->f == stdin ? "stdin" : "stream";
 }
 
-/* fread until n bytes, the end of input or an error (retrying EINTR):
- * *got receives the bytes read; returns 0, or -1 on a read error. */
+/* fread until n bytes, the end of input or an error (retrying EINTR unless
+ * a stop was asked for, stop.h: then it ends as the input would): *got
+ * receives the bytes read; returns 0, or -1 on a read error. */
 static int read_full(FILE *f, unsigned char *buf, size_t n, size_t *got)
 {
 	size_t have = 0;
 	while (have < n) {
+		if (gd_stop_requested()) {
+			*got = 0; /* what was read of the frame is dropped */
+			return 0;
+		}
 		size_t k = fread(buf + have, 1, n - have, f);
 		have += k;
 		if (k == 0) {
@@ -761,8 +772,13 @@ int gd_source_open_raw(gd_source **out, FILE *f, int width, int height, gd_forma
 		gd_errf(err, cap, "raw source: unknown format %d", (int)format);
 		return GV_EINVAL;
 	}
-	if (width <= 0 || height <= 0 || width > 1 << 15 || height > 1 << 15) {
+	if (width <= 0 || height <= 0) {
 		gd_errf(err, cap, "raw source: bad size %dx%d", width, height);
+		return GV_EINVAL;
+	}
+	if (width > GD_MAX_FRAME_SIDE || height > GD_MAX_FRAME_SIDE) {
+		gd_errf(err, cap, "raw source: %dx%d is over the largest frame a source takes (%d a side)", width, height,
+		        GD_MAX_FRAME_SIDE);
 		return GV_EINVAL;
 	}
 	int yuv = format != GD_RGB24;

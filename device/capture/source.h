@@ -53,6 +53,12 @@ void gd_errf(char *err, size_t cap, const char *fmt, ...)
 #endif
 	;
 
+/* The largest frame a source gives, either side (imgio.h's GV_WORK_SIDE):
+ * a raw source or a camera of a larger size is refused when opened, a
+ * folder's photo over it is an error of gd_source_next (read shrunk, never
+ * whole: the error costs no full-size buffer). 48 MB as RGB. */
+#define GD_MAX_FRAME_SIDE 4096
+
 /* Frames per second when 0 is given. */
 #define GD_DEFAULT_FPS 10.0
 

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L /* <linux/videodev2.h> needs struct timespec */
 #endif
 #include "v4l2.h"
+#include "stop.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,13 +39,18 @@ static double real_now(void *ctx)
 static void real_sleep(void *ctx, double seconds)
 {
 	(void)ctx;
-	if (!(seconds > 0))
-		return;
-	struct timespec ts;
-	ts.tv_sec = (time_t)seconds;
-	ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
+	/* in steps of at most GD_STOP_POLL_MS, ending early on a stop: a
+	 * signal that came just before nanosleep began is still seen soon */
+	const double step = GD_STOP_POLL_MS / 1000.0;
+	while (seconds > 0 && !gd_stop_requested()) {
+		double s = seconds < step ? seconds : step;
+		struct timespec ts;
+		ts.tv_sec = (time_t)s;
+		ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+		while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !gd_stop_requested())
+			;
+		seconds -= s;
+	}
 }
 
 #ifdef GOREF_HAVE_V4L2
@@ -319,7 +325,7 @@ static int cam_open(cam *c, char *err, size_t cap)
 		goto fail;
 	}
 	uint32_t w = fmt.fmt.pix.width, h = fmt.fmt.pix.height;
-	if (w == 0 || h == 0 || w > 32768 || h > 32768) {
+	if (w == 0 || h == 0 || w > GD_MAX_FRAME_SIDE || h > GD_MAX_FRAME_SIDE) {
 		gd_errf(err, cap, "%s: format refused (the driver gives a size of %ux%u)", c->path,
 		        (unsigned)w, (unsigned)h);
 		rc = GD_ENOFMT;
@@ -455,18 +461,21 @@ fail:
 }
 
 /* How a read ended other than with a frame. */
-enum { READ_FRAME = 1, READ_LOST = 0 };
+enum { READ_FRAME = 1, READ_LOST = 0, READ_STOP = 2 };
 
 /* Waits for the next usable frame into c->img: READ_FRAME with *ts, the
  * buffer's time on the monotonic clock; READ_LOST with why[] filled when
  * the device failed or gave no usable frame within frame_timeout; or a
- * negative code (out of memory only). */
+ * negative code (out of memory only); READ_STOP when a stop was asked for
+ * (stop.h) while it waited. */
 static int cam_read(cam *c, double *ts, char *why, size_t whycap)
 {
 	double timeout = c->o.frame_timeout > 0 ? c->o.frame_timeout : DEFAULT_FRAME_TIMEOUT;
 	double deadline = c->io.now(c->io.ctx) + timeout;
 	long skipped = 0;
 	for (;;) {
+		if (gd_stop_requested())
+			return READ_STOP;
 		double left = deadline - c->io.now(c->io.ctx);
 		if (left <= 0) {
 			if (skipped)
@@ -476,7 +485,8 @@ static int cam_read(cam *c, double *ts, char *why, size_t whycap)
 			return READ_LOST;
 		}
 		struct pollfd p = {.fd = c->fd, .events = POLLIN};
-		int n = c->io.poll(c->io.ctx, &p, 1, left < 1 ? (int)ceil(left * 1000) : 1000);
+		int n = c->io.poll(c->io.ctx, &p, 1,
+		                   left < GD_STOP_POLL_MS / 1000.0 ? (int)ceil(left * 1000) : GD_STOP_POLL_MS);
 		if (n < 0) {
 			int e = errno;
 			if (e == EINTR)
@@ -542,6 +552,8 @@ static int cam_next(void *impl, gv_image **frame, double *t, char *err, size_t c
 			double interval = c->o.retry_interval > 0 ? c->o.retry_interval : DEFAULT_RETRY_INTERVAL;
 			char last[256];
 			c->io.sleep(c->io.ctx, interval);
+			if (gd_stop_requested())
+				return 0; /* asked to stop: the end of the input */
 			int rc = cam_open(c, last, sizeof last);
 			double gone = c->io.now(c->io.ctx) - lost_at;
 			if (rc == GV_ENOMEM) {
@@ -569,6 +581,8 @@ static int cam_next(void *impl, gv_image **frame, double *t, char *err, size_t c
 		}
 		double ts;
 		int rc = cam_read(c, &ts, why, sizeof why);
+		if (rc == READ_STOP)
+			return 0; /* asked to stop: the end of the input */
 		if (rc < 0) {
 			gd_errf(err, cap, "%s: %s", c->path, why);
 			return rc;
@@ -638,9 +652,10 @@ int gd_source_open_v4l2_opts(gd_source **out, const char *device, const gd_v4l2_
 		gd_errf(err, cap, "camera: bad argument");
 		return GV_EINVAL;
 	}
-	if (o.width < 0 || o.height < 0 || (o.width == 0) != (o.height == 0) || o.width > 32768 ||
-	    o.height > 32768) {
-		gd_errf(err, cap, "%s: bad size %dx%d (both 0 for the camera's)", device, o.width, o.height);
+	if (o.width < 0 || o.height < 0 || (o.width == 0) != (o.height == 0) || o.width > GD_MAX_FRAME_SIDE ||
+	    o.height > GD_MAX_FRAME_SIDE) {
+		gd_errf(err, cap, "%s: bad size %dx%d (both 0 for the camera's; at most %d a side)", device, o.width,
+		        o.height, GD_MAX_FRAME_SIDE);
 		return GV_EINVAL;
 	}
 	if (!isfinite(o.fps) || o.fps < 0 || o.fps > 1000) {

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int fail(char *err, size_t cap, const char *fmt, const char *a, const char *b)
@@ -35,21 +36,27 @@ int gd_journal_open(const char *path, int size, gd_journal_cb cb, void *ud, FILE
 	char *text = NULL;
 	size_t len = 0;
 	if (f) {
-		size_t capx = 1 << 16;
+		/* the file's size first: over the bound it is refused unread,
+		 * else read into one buffer of its size */
+		struct stat sb;
+		if (fstat(fileno(f), &sb) != 0) {
+			int e = errno;
+			fclose(f);
+			return fail(err, cap, "cannot read the journal %s: %s", path, strerror(e));
+		}
+		if (sb.st_size > GD_JOURNAL_MAX_BYTES) {
+			fclose(f);
+			snprintf(err, cap,
+			         "the journal %s is %lld bytes, over the bound of %ld (GD_JOURNAL_MAX_BYTES): "
+			         "start a new game with --new",
+			         path, (long long)sb.st_size, GD_JOURNAL_MAX_BYTES);
+			return -1;
+		}
+		size_t capx = (size_t)sb.st_size + 1;
 		text = malloc(capx);
 		size_t n;
-		while (text && (n = fread(text + len, 1, capx - len, f)) > 0) {
+		while (text && len < capx && (n = fread(text + len, 1, capx - len, f)) > 0)
 			len += n;
-			if (len == capx) {
-				char *t = realloc(text, capx * 2);
-				if (!t) {
-					free(text);
-					text = NULL;
-				}
-				text = t;
-				capx *= 2;
-			}
-		}
 		bool bad = ferror(f);
 		fclose(f);
 		if (!text) {
@@ -59,6 +66,11 @@ int gd_journal_open(const char *path, int size, gd_journal_cb cb, void *ud, FILE
 		if (bad) {
 			free(text);
 			return fail(err, cap, "cannot read the journal %s: %s", path, strerror(errno));
+		}
+		if (len == capx) { /* longer than its size said: written to while read */
+			free(text);
+			snprintf(err, cap, "the journal %s grew while it was read (is another goref writing it?)", path);
+			return -1;
 		}
 	}
 	gr_obslog *log = NULL;

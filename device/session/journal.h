@@ -19,6 +19,12 @@
 
 #include "obslog.h"
 
+/* The largest journal read or written: 64 MB, about 160,000 positions of
+ * 19x19, 44 hours of a still board read once a second. A larger file is
+ * refused by gd_journal_open (read whole into memory: at most this much),
+ * and `goref watch` stops appending at it (loop.h's log_max). */
+#define GD_JOURNAL_MAX_BYTES (64L * 1024 * 1024)
+
 /* Called for each whole entry of the journal, in order. Return 0 to go on,
  * anything else to stop (gd_journal_read then returns it). */
 typedef int (*gd_journal_cb)(const gr_obs_item *item, void *ud);
@@ -36,7 +42,7 @@ typedef struct gd_journal_info {
  * the file for appending into *out (NULL when out is NULL). size is the
  * board size expected (0: any). Returns 0, a code cb returned, or -1 with a
  * message in err (a damaged journal, a board of another size, a file that
- * cannot be read or written). */
+ * cannot be read or written, one over GD_JOURNAL_MAX_BYTES). */
 int gd_journal_open(const char *path, int size, gd_journal_cb cb, void *ud, FILE **out, gd_journal_info *info,
                     char *err, size_t cap);
 

@@ -11,6 +11,7 @@
 
 #include "cvwrap.h"
 #include "obslog.h"
+#include "stop.h"
 
 /* The calling thread's CPU time in milliseconds. */
 static double cpu_ms(void)
@@ -39,6 +40,7 @@ struct gd_loop {
 	bool positions; /* a position was refereed (setup stones taken) */
 	gv_undistorter *und; /* with o.undistort, made at the first frame */
 	gv_image flat;       /* the undistorted frame */
+	const gv_image *view; /* the last frame read */
 	char line[LINE_CAP];
 };
 
@@ -82,6 +84,28 @@ void gd_loop_set_offset(gd_loop *l, double seconds)
 	l->offset = seconds;
 }
 
+int gd_loop_set_corners(gd_loop *l, const double corners[8], char *err, size_t cap)
+{
+	gv_pipeline_opts po = l->o.pipe;
+	po.has_corners = true;
+	memcpy(po.corners, corners, sizeof po.corners);
+	gv_pipeline *np = NULL;
+	int rc = gv_pipeline_new(&np, &po);
+	if (rc) {
+		snprintf(err, cap, rc == GV_ENOMEM ? "out of memory" : "bad corners");
+		return rc;
+	}
+	gv_pipeline_free(l->pipe);
+	l->pipe = np;
+	l->o.pipe = po;
+	return 0;
+}
+
+const gv_image *gd_loop_view(const gd_loop *l)
+{
+	return l->view;
+}
+
 gr_referee *gd_loop_referee(const gd_loop *l)
 {
 	return l->ref;
@@ -110,6 +134,14 @@ static int log_text(gd_loop *l, const char *text, char *err, size_t cap)
 {
 	if (!l->o.log)
 		return 0;
+	if (l->o.log_max > 0) {
+		long at = ftell(l->o.log);
+		if (at >= 0 && (unsigned long)at + strlen(text) > (unsigned long)l->o.log_max) {
+			snprintf(err, cap, "the log is full: %ld bytes, and no more than %ld are kept (start a new game)", at,
+			         l->o.log_max);
+			return GV_EWRITE;
+		}
+	}
 	if (fputs(text, l->o.log) == EOF || fflush(l->o.log) != 0 ||
 	    (l->o.sync && fsync(fileno(l->o.log)) != 0 && errno != EINVAL)) {
 		snprintf(err, cap, "cannot write the log: %s", strerror(errno));
@@ -203,6 +235,7 @@ int gd_loop_frame(gd_loop *l, const gv_image *frame, double t, char *err, size_t
 			return rc;
 		frame = &l->flat;
 	}
+	l->view = frame;
 	l->st.frames++;
 	l->st.width = frame->width;
 	l->st.height = frame->height;
@@ -216,6 +249,11 @@ int gd_loop_frame(gd_loop *l, const gv_image *frame, double t, char *err, size_t
 	if (rc != 1)
 		return rc;
 	gv_observation *obs = &l->obs;
+	if (l->o.wait_empty && !l->ref) {
+		for (int i = 0; i < obs->size * obs->size; i++)
+			if (obs->cells[i] != GR_EMPTY)
+				return 0; /* the last game's stones still on the board */
+	}
 	rotate_cells(obs->cells, obs->size, l->o.rotate & 3);
 	if (l->o.log) {
 		char note[128] = "";
@@ -247,6 +285,10 @@ int gd_loop_run(gd_source *src, const gd_loop_opts *o, gr_referee **ref_out, gd_
 		gv_image *frame = NULL;
 		double t = 0;
 		double t0 = cpu_ms();
+		if (gd_stop_requested()) { /* a signal (stop.h): end here, as at the input's end */
+			rc = 0;
+			break;
+		}
 		rc = gd_source_next(src, &frame, &t, err, cap);
 		read_ms += cpu_ms() - t0;
 		if (rc <= 0)

@@ -30,12 +30,16 @@ typedef struct gd_loop_opts {
 	int rotate;               /* quarter turns clockwise (0..3) that bring the view as seen to the
 	                             players' view (Black's side at the bottom): a camera on White's side
 	                             needs 2 */
+	bool wait_empty;          /* no position is logged or refereed before one with no stone (a new
+	                             game begun while the last one's stones are still on the board) */
 	bool undistort;           /* undo the lens's distortion (K, dist) before the pipeline */
 	double K[9];              /* camera matrix, row-major */
 	double dist[5];
 	int ndist;                /* 4 or 5 */
 	FILE *log;                /* the observation log is appended here as it is made (or NULL) */
 	bool sync;                /* flush the log to the disk (fsync) before the referee acts */
+	long log_max;             /* the log may not grow past this many bytes (0: no bound):
+	                           * an entry that would is refused (GV_EWRITE), nothing written */
 	gr_event_cb on_event;     /* each referee event (or NULL) */
 	void *ud;
 	/* progress, called about once a second of CPU time by gd_loop_run (or NULL) */
@@ -82,6 +86,16 @@ int gd_loop_frame(gd_loop *l, const gv_image *frame, double t, char *err, size_t
 int gd_loop_observe(gd_loop *l, double t, int size, const unsigned char *cells, bool log, char *err, size_t cap);
 int gd_loop_command(gd_loop *l, double t, gr_command cmd, gr_color color, bool log, char *err, size_t cap);
 
+/* From the next frame on, the grid is read through these corners (x y in
+ * the frame's pixels, clockwise from the top-left; given by hand): the
+ * pipeline starts again with them, the referee and the game go on.
+ * Returns 0, or GV_EINVAL / GV_ENOMEM with a message. */
+int gd_loop_set_corners(gd_loop *l, const double corners[8], char *err, size_t cap);
+
+/* The last frame the pipeline read (undistorted when the lens is known), or
+ * NULL before the first; valid until the next gd_loop_frame. */
+const gv_image *gd_loop_view(const gd_loop *l);
+
 /* The referee (NULL until the first position); the loop owns it. */
 gr_referee *gd_loop_referee(const gd_loop *l);
 const gd_loop_stats *gd_loop_get_stats(gd_loop *l);
@@ -90,7 +104,8 @@ const gd_loop_stats *gd_loop_get_stats(gd_loop *l);
  * (free it with gr_referee_free; it holds the record), or NULL when no board
  * was ever seen. Returns 0, or an error code with a message in err: a frame
  * that cannot be read, a pipeline failure, GV_ENOMEM. What was refereed
- * before an error is kept in *ref_out. */
+ * before an error is kept in *ref_out. A stop asked for (stop.h) ends the
+ * run between two frames as the input's end would. */
 int gd_loop_run(gd_source *src, const gd_loop_opts *o, gr_referee **ref_out, gd_loop_stats *st,
                 char *err, size_t cap);
 

@@ -42,6 +42,12 @@ static void usage(FILE *f)
 	        "  --distortion K1    radial lens distortion (default random -0.04..0.01)\n"
 	        "  --light            slowly changing light and a moving shadow band\n"
 	        "  --no-light         steady light (the default)\n"
+	        "  --board-lines L    the game is played in an area of a larger board\n"
+	        "                     of L lines (e.g. a 9x9 game on a 19x19 board)\n"
+	        "  --paper            white paper over the board outside the game's area\n"
+	        "                     (with --board-lines: only the area's lines show)\n"
+	        "  --drift PX         a wobbling camera: the picture shifts by up to PX\n"
+	        "                     pixels, to a new place every 1-3 s (default 0)\n"
 	        "  --inject LIST      violations: KIND@MOVE,... after that move; KIND is\n"
 	        "                     double_move, missed_capture, wrong_removal, takeback,\n"
 	        "                     moved_stone or disturbed\n"
@@ -168,6 +174,18 @@ int main(int argc, char **argv)
 			o.scene.light = true;
 		} else if (!strcmp(a, "--no-light")) {
 			o.scene.light = false;
+		} else if (!strcmp(a, "--board-lines")) {
+			NEEDARG();
+			double v;
+			if (parse_num(a, argv[++i], 2, 19, &v))
+				return 2;
+			o.scene.board_lines = (int)v;
+		} else if (!strcmp(a, "--paper")) {
+			o.scene.paper = true;
+		} else if (!strcmp(a, "--drift")) {
+			NEEDARG();
+			if (parse_num(a, argv[++i], 0, 100, &o.drift))
+				return 2;
 		} else if (!strcmp(a, "--inject")) {
 			NEEDARG();
 			inject = argv[++i];

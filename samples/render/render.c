@@ -309,6 +309,7 @@ static void write_corners(FILE *f, const double c[8])
 
 int rr_render(const rr_options *o, const gr_record *rec, const rp_plan *p)
 {
+	unsigned char *shifted = NULL; /* the drifting camera's picture */
 	rs_scene *sc = rs_scene_new(&o->scene);
 	if (!sc) {
 		fprintf(stderr, "goref-render: out of memory\n");
@@ -418,7 +419,14 @@ int rr_render(const rr_options *o, const gr_record *rec, const rp_plan *p)
 			gr_record_free(g);
 		}
 	}
-	/* the frames */
+	/* the frames; a wobbling camera's shift (in pixels) from its own stream */
+	rs_rng dg = {rs_hash(o->scene.seed, 0xd71f7)};
+	double sx = 0, sy = 0, fx = 0, fy = 0, tx = 0, ty = 0, next_t = 0, move_t = 0;
+	shifted = o->drift > 0 ? malloc((size_t)img.stride * img.height) : NULL;
+	if (o->drift > 0 && !shifted) {
+		fprintf(stderr, "goref-render: out of memory\n");
+		goto done;
+	}
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (int i = 0; i < t.n; i++) {
@@ -430,6 +438,30 @@ int rr_render(const rr_options *o, const gr_record *rec, const rp_plan *p)
 			rs_scene_set_stone(sc, a->x, a->y, a->kind == ACT_PLACE ? a->color : 0, a->du, a->dv);
 		}
 		rs_scene_frame(sc, fr->hand ? &fr->h : NULL, i, i / o->fps, &img);
+		if (shifted) {
+			double now = i / o->fps;
+			if (now >= next_t) {
+				/* a new place, reached over 0.3 s */
+				fx = sx, fy = sy;
+				tx = rs_uniform(&dg, -o->drift, o->drift);
+				ty = rs_uniform(&dg, -o->drift, o->drift);
+				move_t = now;
+				next_t = now + rs_uniform(&dg, 1, 3);
+			}
+			double a = fmin(1, (now - move_t) / 0.3);
+			sx = fx + (tx - fx) * a;
+			sy = fy + (ty - fy) * a;
+			int ix = (int)lround(sx), iy = (int)lround(sy);
+			for (int y = 0; y < img.height; y++) {
+				int yy = y - iy < 0 ? 0 : y - iy >= img.height ? img.height - 1 : y - iy;
+				for (int x = 0; x < img.width; x++) {
+					int xx = x - ix < 0 ? 0 : x - ix >= img.width ? img.width - 1 : x - ix;
+					memcpy(shifted + (size_t)y * img.stride + 3 * x, img.data + (size_t)yy * img.stride + 3 * xx, 3);
+				}
+			}
+			for (int y = 0; y < img.height; y++)
+				memcpy(img.data + (size_t)y * img.stride, shifted + (size_t)y * img.stride, (size_t)img.width * 3);
+		}
 		snprintf(path, sizeof path, "%s/%06d.%s", o->outdir, i, ext);
 		int wr;
 		if (o->raw) {
@@ -466,6 +498,7 @@ done:
 	if (fl)
 		fclose(fl);
 	gv_image_free(&img);
+	free(shifted);
 	free(t.f);
 	free(t.acts);
 	free(t.step_t);

@@ -20,6 +20,8 @@ typedef struct rr_options {
 	int quality;         /* JPEG quality */
 	int bump;            /* bumped after this move (0: never) */
 	double bump_deg, bump_dx, bump_dy;
+	double drift;        /* the camera wobbles: the picture shifts by up to
+	                        this many pixels, to a new place every 1-3 s */
 	bool quiet;
 	const char *outdir;
 } rr_options;

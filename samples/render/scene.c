@@ -49,6 +49,10 @@ uint64_t rs_hash(uint64_t a, uint64_t b)
 struct rs_scene {
 	rs_scene_params p;
 	int W, H, N;
+	int L;                         /* the physical board's lines (>= N) */
+	double offu, offv;             /* its grid's centre from the game grid's, mm */
+	double win[4];                 /* paper: the window's margins beyond the game's
+	                                  outer lines, mm (left, right, top, bottom) */
 	double C[3], R[3], D[3], F[3]; /* camera centre and axes (right, down, forward) */
 	double f, cx, cy, k1;
 	double pxmm;                   /* mm a pixel, about, on the board */
@@ -64,6 +68,7 @@ struct rs_scene {
 	uint64_t wood_seed;
 	double wood_rgb[3], table_rgb[3];
 	double grain_period;
+	double paper_rgb[3];
 	/* light */
 	double light_period, light_phase, band_period, band_phase;
 };
@@ -160,7 +165,9 @@ static void setup_camera(rs_scene *s)
 	s->f = 1;
 	s->cx = s->cy = 0;
 	s->k1 = 0;
-	double bu = grid_half_u(s) + RS_MARGIN, bv = grid_half_v(s) + RS_MARGIN;
+	/* on a larger board a band of what lies around the game's area shows too */
+	double m = RS_MARGIN + (s->L > s->N ? 25 : 0);
+	double bu = grid_half_u(s) + m, bv = grid_half_v(s) + m;
 	double xmin = 1e9, xmax = -1e9, ymin = 1e9, ymax = -1e9;
 	for (int i = 0; i < 4; i++) {
 		double X, Y, x, y;
@@ -219,10 +226,12 @@ static bool star_point(int n, int x, int y)
 /* The board without stones at one pixel. */
 static void base_pixel(const rs_scene *s, double X, double Y, unsigned char *out)
 {
-	double u, v;
-	world_to_board(s, X, Y, &u, &v);
+	double gu0, gv0;
+	world_to_board(s, X, Y, &gu0, &gv0);
+	/* the physical board's own coordinates (its grid's centre at 0) */
+	double u = gu0 - s->offu, v = gv0 - s->offv;
 	double pm = s->pxmm;
-	double bu = grid_half_u(s) + RS_MARGIN, bv = grid_half_v(s) + RS_MARGIN;
+	double bu = (s->L - 1) * 0.5 * RS_CELL_X + RS_MARGIN, bv = (s->L - 1) * 0.5 * RS_CELL_Y + RS_MARGIN;
 	double edge = fmin(bu - fabs(u), bv - fabs(v)); /* > 0 inside the board */
 	double rgb[3] = {0, 0, 0};
 	double wood = clamp01(0.5 + edge / pm);
@@ -244,26 +253,38 @@ static void base_pixel(const rs_scene *s, double X, double Y, unsigned char *out
 		double f = 1 - 0.055 * g - 0.10 * (lf - 0.5);
 		f *= 1 - 0.18 * (1 - smoothstep(0, 2.0, edge)); /* the bevel */
 		double lines = 0;
-		double gu = grid_half_u(s), gv = grid_half_v(s), lw = 0.5;
+		double gu = (s->L - 1) * 0.5 * RS_CELL_X, gv = (s->L - 1) * 0.5 * RS_CELL_Y, lw = 0.5;
 		if (fabs(u) < gu + 2 * pm + 2 && fabs(v) < gv + 2 * pm + 2) {
 			int ix = (int)floor((u + gu) / RS_CELL_X + 0.5), iy = (int)floor((v + gv) / RS_CELL_Y + 0.5);
-			ix = ix < 0 ? 0 : ix >= s->N ? s->N - 1 : ix;
-			iy = iy < 0 ? 0 : iy >= s->N ? s->N - 1 : iy;
+			ix = ix < 0 ? 0 : ix >= s->L ? s->L - 1 : ix;
+			iy = iy < 0 ? 0 : iy >= s->L ? s->L - 1 : iy;
 			double lx = ix * RS_CELL_X - gu, ly = iy * RS_CELL_Y - gv;
 			double dx = fabs(u - lx), dy = fabs(v - ly);
 			double inv = clamp01((gv + lw - fabs(v)) / pm + 0.5), inh = clamp01((gu + lw - fabs(u)) / pm + 0.5);
 			double cvx = clamp01((lw - dx) / pm + 0.5) * inv;
 			double chy = clamp01((lw - dy) / pm + 0.5) * inh;
 			lines = fmax(cvx, chy);
-			if (star_point(s->N, ix, iy)) {
+			if (star_point(s->L, ix, iy)) {
 				double d = sqrt(dx * dx + dy * dy);
 				lines = fmax(lines, clamp01((2.0 - d) / pm + 0.5));
 			}
 		}
 		static const double ink[3] = {38, 28, 20};
+		/* paper over the board outside the window: white, a little
+		 * uneven, darker by its own shadow along the window's edge */
+		double paper = 0, pshade = 1;
+		if (s->p.paper) {
+			double ghu = grid_half_u(s), ghv = grid_half_v(s);
+			double in = fmin(fmin(gu0 + ghu + s->win[0], ghu + s->win[1] - gu0),
+			                 fmin(gv0 + ghv + s->win[2], ghv + s->win[3] - gv0)); /* > 0 inside */
+			paper = clamp01(0.5 - in / pm);
+			pshade = 0.93 + 0.07 * smoothstep(0, 4, -in);
+		}
+		double pn = 0.96 + 0.04 * vnoise(s->wood_seed ^ 91, u * 0.02, v * 0.02);
 		for (int i = 0; i < 3; i++) {
 			double c = s->wood_rgb[i] * f;
 			c = c + (ink[i] - c) * 0.88 * lines;
+			c = c + (s->paper_rgb[i] * pn * pshade - c) * paper;
 			rgb[i] += wood * c;
 		}
 	}
@@ -431,6 +452,7 @@ rs_scene *rs_scene_new(const rs_scene_params *p)
 	s->W = p->width;
 	s->H = p->height;
 	s->N = p->size;
+	s->L = p->board_lines > p->size ? p->board_lines : p->size;
 	s->pc = 1;
 	size_t n = (size_t)s->W * s->H;
 	s->map = malloc(n * 2 * sizeof(float));
@@ -456,6 +478,18 @@ rs_scene *rs_scene_new(const rs_scene_params *p)
 	s->light_phase = rs_uniform(&g, 0, 2 * M_PI);
 	s->band_period = rs_uniform(&g, 60, 120);
 	s->band_phase = rs_uniform(&g, 0, 1);
+	/* a larger board: where the game's area is on it, and the paper's
+	 * window (drawn from their own stream: the other scenes stay as they were) */
+	rs_rng pg = {rs_hash(p->seed, 0x9a9e7)};
+	int ox = rs_int(&pg, s->L - s->N + 1), oy = rs_int(&pg, s->L - s->N + 1);
+	s->offu = ((s->L - 1) * 0.5 - ox - (s->N - 1) * 0.5) * RS_CELL_X;
+	s->offv = ((s->L - 1) * 0.5 - oy - (s->N - 1) * 0.5) * RS_CELL_Y;
+	for (int i = 0; i < 4; i++)
+		s->win[i] = rs_uniform(&pg, 0.3, 0.6) * (i < 2 ? RS_CELL_X : RS_CELL_Y);
+	double pw = rs_uniform(&pg, 236, 250);
+	s->paper_rgb[0] = pw;
+	s->paper_rgb[1] = pw * rs_uniform(&pg, 0.98, 1.0);
+	s->paper_rgb[2] = pw * rs_uniform(&pg, 0.94, 1.0);
 	rs_rng ng = {rs_hash(p->seed, 0x7015e)};
 	for (size_t i = 0; i < NOISE_N; i++) {
 		double v = rs_gauss(&ng) * p->noise;

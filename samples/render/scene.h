@@ -46,6 +46,10 @@ typedef struct rs_scene_params {
 	double k1;         /* radial distortion (normalised coordinates) */
 	double noise;      /* Gaussian sensor noise sigma, grey levels */
 	bool light;        /* slow global light change and a moving shadow band */
+	int board_lines;   /* the physical board's lines (0: size); a larger
+	                      board holds the game in a size x size area of it */
+	bool paper;        /* white paper over the board outside the game's area
+	                      (a window cut a fraction of a cell beyond its lines) */
 	uint64_t seed;
 } rs_scene_params;
 
