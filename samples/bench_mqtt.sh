@@ -11,7 +11,7 @@
 #     lag from an event's making to its tile's update on the page, and to the
 #     hall's subscriber (its --log), p50 / p99 / max.
 # usage: samples/bench_mqtt.sh [BUILD_DIR]   (default build)
-# environment: RATE (10), EVENTS (300), RUNS (3), BOARDS (50), SECONDS (60)
+# environment: RATE (10), EVENTS (300), RUNS (3), BOARDS (50), HALL_SECONDS (60)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../build}" && pwd)
@@ -21,7 +21,7 @@ RATE=${RATE:-10}
 EVENTS=${EVENTS:-300}
 RUNS=${RUNS:-3}
 BOARDS=${BOARDS:-50}
-SECONDS_=${SECONDS:-60}
+SECONDS_=${HALL_SECONDS:-60}
 tmp=$(mktemp -d)
 . "$here/../tests/lib_mqtt.sh"
 mqtt_need

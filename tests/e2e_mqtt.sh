@@ -77,9 +77,9 @@ control_user = director
 page_url = http://b01.local:8080/
 EOF
 j=$tmp/game.log
-watch() { # watch ROUND SOURCE SPEED
+watch() { # watch ROUND SOURCE SPEED [OPTION]
 	(cd "$tmp" && exec "$goref" watch --config "$tmp/goref.conf" --device "$2" --speed "$3" --journal "$j" \
-		--sgf "$tmp/game.sgf" --events "$tmp/game.jsonl" --quiet) >"$tmp/watch$1.out" 2>&1 </dev/null &
+		--sgf "$tmp/game.sgf" --events "$tmp/game.jsonl" --quiet ${4:+"$4"}) >"$tmp/watch$1.out" 2>&1 </dev/null &
 	wpid=$!
 }
 watch 1 "$tmp/w" 5
@@ -146,6 +146,22 @@ if [ "$nwant" -ge 20 ] && [ "$got" = "$want" ]; then ok; else
 	bad "the hall's events of b01 differ from the events file ($nwant events)"
 	diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -10 | sed 's/^/    /'
 fi
+# a new game (--new: the journal set aside): the tile starts again from 1
+cp "$tmp/game.jsonl" "$tmp/game1.jsonl"
+watch 4 "$tmp/w3" 5 --new
+wait $wpid
+st=$?
+if [ $st -eq 0 ]; then ok; else bad "watch --new: exit $st"; sed 's/^/    /' "$tmp/watch4.out" | head; fi
+n2=$(wc -l <"$tmp/game.jsonl")
+sleep 1
+if [ "$n2" -ge 1 ] && wait_tile b01 n "$n2"; then ok; else bad "the new game's tile: n $(tile b01 n), not its $n2 events"; fi
+if [ "$(tile b01 result)" = "" ]; then ok; else bad "the new game's tile keeps the last game's result"; fi
+seg=$(grep '"board":"b01"' "$tmp/hall1.jsonl" | python3 -c '
+import json, sys
+ns = [json.loads(l)["n"] for l in sys.stdin]
+cut = max(i for i in range(len(ns)) if ns[i] == 1)
+print(" ".join(map(str, ns[cut:])))')
+if [ "$seg" = "$(seq -s ' ' 1 "$n2")" ]; then ok; else bad "the new game's events at the hall: $seg"; fi
 
 # --- 50 boards, the broker killed in the middle and restarted 10 s later
 nev=30

@@ -511,6 +511,9 @@ static int new_game(watch_game *g, double t)
 		}
 	}
 	gd_session_forget_game(g->session);
+#ifdef GOREF_HAVE_MQTT
+	watch_mqtt_new_game(g->ctx->mq);
+#endif
 	static const char ev[] = "{\"t\":0.000,\"type\":\"new_game\",\"message\":\"A new game: the last one is set aside; clear the board.\"}";
 	gd_session_event(g->session, ev, sizeof ev - 1);
 	remove(g->sgf_out);
@@ -678,18 +681,6 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 	ctx->session = g.session;
 	ctx->quiet = quiet;
 	ctx->size = o.pipe.size ? o.pipe.size : 19;
-	if (hl.mqtt && *hl.mqtt) {
-#ifdef GOREF_HAVE_MQTT
-		watch_mqtt_opts mo = {hl.mqtt, hl.hall, hl.board_id, hl.user, hl.password, hl.cafile, hl.control_user,
-		                      hl.page_url};
-		if ((result = watch_mqtt_start(&ctx->mq, &mo)) != EXIT_OK)
-			goto done;
-#else
-		fprintf(stderr, "goref watch: this goref was built without MQTT (libmosquitto-dev)\n");
-		result = EXIT_USAGE;
-		goto done;
-#endif
-	}
 	if (fresh && set_aside(journal) != 0) {
 		result = EXIT_INPUT;
 		goto done;
@@ -699,6 +690,20 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 		fprintf(stderr, "goref watch: --resume: there is no game in %s\n", journal);
 		result = EXIT_INPUT;
 		goto done;
+	}
+	/* a hall of boards: before the journal is fed back (its events are the
+	 * board's, numbered from 1) */
+	if (hl.mqtt && *hl.mqtt) {
+#ifdef GOREF_HAVE_MQTT
+		watch_mqtt_opts mo = {hl.mqtt, hl.hall, hl.board_id, hl.user, hl.password, hl.cafile, hl.control_user,
+		                      hl.page_url, journal};
+		if ((result = watch_mqtt_start(&ctx->mq, &mo)) != EXIT_OK)
+			goto done;
+#else
+		fprintf(stderr, "goref watch: this goref was built without MQTT (libmosquitto-dev)\n");
+		result = EXIT_USAGE;
+		goto done;
+#endif
 	}
 	/* the events file is written anew from the journal: it always matches it */
 	ctx->events = fopen(events_out, "w");

@@ -3,6 +3,8 @@
 #include "watch_mqtt.h"
 
 #include <inttypes.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +16,10 @@ struct watch_mqtt {
 	gm_board *b;
 	uint64_t n;              /* events so far */
 	uint64_t pos_n;          /* the last position published covers these */
+	uint64_t game;           /* the game's id */
 	char ruling[256];        /* the words of the last ruling */
 	char page[512];
+	char game_path[1100];    /* JOURNAL.game: the game's id */
 	char buf[4096];
 };
 
@@ -24,6 +28,38 @@ static void trace(void *ud, int level, const char *msg)
 	(void)ud;
 	(void)level;
 	fprintf(stderr, "goref watch: mqtt: %s\r\n", msg);
+}
+
+/* A new game's id (microseconds since 1970: a later game's is larger),
+ * written to path. */
+static uint64_t new_game_id(const char *path)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint64_t id = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+	FILE *f = fopen(path, "w");
+	if (!f || fprintf(f, "%" PRIu64 "\n", id) < 0 || fclose(f) != 0)
+		fprintf(stderr, "goref watch: mqtt: cannot write %s (a restart will look like a new game)\n", path);
+	return id;
+}
+
+/* The id of the game in the journal: from JOURNAL.game when the journal
+ * holds a game, else a new one. */
+static uint64_t game_id(const char *journal, const char *path)
+{
+	struct stat sb;
+	if (stat(journal, &sb) == 0 && sb.st_size > 0) {
+		FILE *f = fopen(path, "r");
+		unsigned long long id = 0;
+		if (f) {
+			if (fscanf(f, "%llu", &id) != 1)
+				id = 0;
+			fclose(f);
+		}
+		if (id > 0)
+			return id;
+	}
+	return new_game_id(path);
 }
 
 int watch_mqtt_start(watch_mqtt **out, const watch_mqtt_opts *o)
@@ -55,6 +91,8 @@ int watch_mqtt_start(watch_mqtt **out, const watch_mqtt_opts *o)
 	bo.hall = o->hall;
 	bo.board = o->board_id;
 	bo.control_user = o->control_user && *o->control_user ? o->control_user : NULL;
+	snprintf(w->game_path, sizeof w->game_path, "%s.game", o->journal ? o->journal : "goref-game.log");
+	bo.game = w->game = game_id(o->journal ? o->journal : "goref-game.log", w->game_path);
 	char err[512];
 	int rc = gm_board_new(&w->b, &bo, err, sizeof err);
 	if (rc != GM_OK) {
@@ -127,9 +165,9 @@ void watch_mqtt_position(watch_mqtt *w, const gr_referee *ref, int size)
 	const char *result = gr_record_prop(rec, "RE");
 	size_t cap = sizeof w->buf, at = 0;
 	at += (size_t)snprintf(w->buf, cap,
-	                       "{\"n\":%" PRIu64 ",\"size\":%d,\"moves\":%d,\"to_move\":\"%s\",\"warnings\":[%d,%d],"
+	                       "{\"n\":%" PRIu64 ",\"game\":%" PRIu64 ",\"size\":%d,\"moves\":%d,\"to_move\":\"%s\",\"warnings\":[%d,%d],"
 	                       "\"finished\":%s,\"ruling\":",
-	                       w->n, size, gr_record_move_count(rec), gr_referee_to_move(ref) == GR_WHITE ? "W" : "B",
+	                       w->n, w->game, size, gr_record_move_count(rec), gr_referee_to_move(ref) == GR_WHITE ? "W" : "B",
 	                       gr_referee_warnings(ref, GR_BLACK), gr_referee_warnings(ref, GR_WHITE),
 	                       gr_referee_finished(ref) ? "true" : "false");
 	put_str(w->buf, cap, &at, w->ruling);
@@ -151,6 +189,17 @@ void watch_mqtt_position(watch_mqtt *w, const gr_referee *ref, int size)
 	w->buf[at] = '\0';
 	if (gm_board_position(w->b, w->buf, at) == GM_OK)
 		w->pos_n = w->n;
+}
+
+void watch_mqtt_new_game(watch_mqtt *w)
+{
+	if (!w)
+		return;
+	w->game = new_game_id(w->game_path);
+	gm_board_new_game(w->b, w->game);
+	w->n = 0;
+	w->pos_n = 0;
+	w->ruling[0] = '\0';
 }
 
 void watch_mqtt_poll(watch_mqtt *w)

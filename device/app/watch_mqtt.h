@@ -18,6 +18,7 @@ typedef struct watch_mqtt_opts {
 	const char *user, *password, *cafile;
 	const char *control_user; /* NULL or "": no actions taken */
 	const char *page_url;     /* this board's page, for the tile */
+	const char *journal;      /* the game's journal: its id is kept beside it, in JOURNAL.game */
 } watch_mqtt_opts;
 
 /* Starts publishing (in the background; an unreachable broker is no
@@ -27,6 +28,8 @@ int watch_mqtt_start(watch_mqtt **out, const watch_mqtt_opts *o);
 void watch_mqtt_event(watch_mqtt *w, const gr_event *e, const char *json, size_t len);
 /* The position after the events so far (call when they changed it). */
 void watch_mqtt_position(watch_mqtt *w, const gr_referee *ref, int size);
+/* A new game (the journal was set aside): a new id, numbers from 1. */
+void watch_mqtt_new_game(watch_mqtt *w);
 /* Reads and writes the connection, without waiting: call it each frame. */
 void watch_mqtt_poll(watch_mqtt *w);
 /* The director's next action (end, count, accept) for the session: true

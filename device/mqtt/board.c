@@ -54,6 +54,7 @@ struct gm_board {
 	int offline_mid;
 	bool offline_acked;
 	bool stopped;
+	uint64_t game;           /* the game's id, in every event (0: none) */
 	gm_action ctl[GM_CONTROL_QUEUE];
 	int ctl_head, ctl_len;
 	gm_board_stats st;
@@ -329,6 +330,7 @@ int gm_board_new(gm_board **out, const gm_board_opts *o, char *err, size_t cap)
 	snprintf(b->t_control, sizeof b->t_control, "goref/%s/%s/control/%s", b->hall, b->board, b->control_user);
 	snprintf(b->t_resend, sizeof b->t_resend, "goref/%s/%s/resend", b->hall, b->board);
 	b->next = 1;
+	b->game = o->game;
 	b->offline_mid = -1;
 	b->fl = calloc((size_t)b->o.window + 1, sizeof *b->fl);
 	pthread_mutexattr_t ma;
@@ -500,9 +502,11 @@ int gm_board_event(gm_board *b, uint64_t n, const char *json, size_t len)
 		b->cap = nc;
 	}
 	/* {"n":N, and the object's fields (or just {"n":N} for an empty one) */
-	char head[32];
+	char head[64];
 	bool empty = len == 2;
-	int hl = snprintf(head, sizeof head, "{\"n\":%" PRIu64 "%s", n, empty ? "}" : ",");
+	int hl = b->game ? snprintf(head, sizeof head, "{\"n\":%" PRIu64 ",\"game\":%" PRIu64 "%s", n, b->game,
+	                            empty ? "}" : ",")
+	                 : snprintf(head, sizeof head, "{\"n\":%" PRIu64 "%s", n, empty ? "}" : ",");
 	size_t total = (size_t)hl + (empty ? 0 : len - 1);
 	char *p = malloc(total + 1);
 	if (!p) {
@@ -544,6 +548,22 @@ int gm_board_position(gm_board *b, const char *json, size_t len)
 	pump(b);
 	pthread_mutex_unlock(&b->mu);
 	return GM_OK;
+}
+
+void gm_board_new_game(gm_board *b, uint64_t game)
+{
+	pthread_mutex_lock(&b->mu);
+	for (uint64_t i = 0; i < b->count; i++)
+		free(b->ev[i]);
+	b->count = 0;
+	b->next = 1;
+	b->acked_hi = 0;
+	b->nfl = 0; /* late acknowledgements of the last game find nothing */
+	free(b->pos);
+	b->pos = NULL;
+	b->pos_dirty = false;
+	b->game = game;
+	pthread_mutex_unlock(&b->mu);
 }
 
 bool gm_board_next_control(gm_board *b, gm_action *a)

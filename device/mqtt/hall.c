@@ -114,13 +114,35 @@ static void take_string(char *dst, size_t cap, const cJSON *j, const char *key)
 		snprintf(dst, cap, "%s", v->valuestring);
 }
 
+/* A newer game on board b: its tile starts again. false when game is an
+ * older one (a late message of a game gone by: dropped). mu held. */
+static bool same_game(hboard *b, uint64_t game)
+{
+	if (game == b->tile.game)
+		return true;
+	if (game < b->tile.game)
+		return false;
+	gm_tile t = {0};
+	memcpy(t.board, b->tile.board, sizeof t.board);
+	t.online = b->tile.online;
+	t.has_status = b->tile.has_status;
+	memcpy(t.page, b->tile.page, sizeof t.page);
+	t.game = game;
+	b->tile = t;
+	b->shown = 0;
+	b->asked = 0;
+	return true;
+}
+
 /* An event: applied when it is the next, else dropped (and a gap asked for). */
 static void take_event(gm_hall *h, hboard *b, const char *p, size_t len)
 {
-	uint64_t n = 0;
+	uint64_t n = 0, game = 0;
 	if (len > 6 && !memcmp(p, "{\"n\":", 5)) {
 		char *e = NULL;
 		n = strtoull(p + 5, &e, 10);
+		if (e && !strncmp(e, ",\"game\":", 8))
+			game = strtoull(e + 8, &e, 10);
 		if (!e || (*e != ',' && *e != '}'))
 			n = 0;
 	}
@@ -129,7 +151,7 @@ static void take_event(gm_hall *h, hboard *b, const char *p, size_t len)
 		gm_tracef(&h->o.conn, 1, "board %s: an event without its number: dropped", b->tile.board);
 		return;
 	}
-	if (n <= b->tile.n) {
+	if (!same_game(b, game) || n <= b->tile.n) {
 		h->st.repeats++;
 		return;
 	}
@@ -183,6 +205,11 @@ static void take_position(gm_hall *h, hboard *b, const char *p, size_t len)
 		return;
 	}
 	uint64_t n = (uint64_t)nj->valuedouble;
+	const cJSON *gj = cJSON_GetObjectItemCaseSensitive(j, "game");
+	if (!same_game(b, cJSON_IsNumber(gj) && gj->valuedouble > 0 ? (uint64_t)gj->valuedouble : 0)) {
+		cJSON_Delete(j);
+		return; /* a game gone by */
+	}
 	gm_tile *t = &b->tile;
 	take_string(t->page, sizeof t->page, j, "page");
 	if (n > b->shown) { /* ahead of the events: its words on the tile now */

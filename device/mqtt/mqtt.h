@@ -90,6 +90,8 @@ typedef struct gm_board_opts {
 	const char *board;         /* a topic level */
 	const char *control_user;  /* the broker user whose actions are taken (NULL: none) */
 	int window;                /* events published and not yet acknowledged, at most (default 64) */
+	uint64_t game;             /* the game's id (0: none): each event carries it as "game", right
+	                              after "n"; a newer game's id is larger (a start time) */
 	double position_interval;  /* seconds: the position is published at most this often (default 5;
 	                              the events carry the news, the position serves late subscribers) */
 } gm_board_opts;
@@ -117,6 +119,12 @@ void gm_board_poll(gm_board *b);
  * json[0..len). Kept, and published in order. n must be the next number:
  * a number already given is ignored (returns 0), a gap is GM_EINVAL. */
 int gm_board_event(gm_board *b, uint64_t n, const char *json, size_t len);
+
+/* A new game (ids grow: a start time): the events kept are forgotten, the
+ * numbers start again from 1, and every event carries the new id, so that a
+ * subscriber starts the board's tile again rather than take the new game's
+ * events for repeats. */
+void gm_board_new_game(gm_board *b, uint64_t game);
 
 /* The position as the referee knows it (a JSON object, which must carry
  * the number of the last event it includes as "n"): published, retained,
@@ -147,6 +155,7 @@ void gm_board_get_stats(gm_board *b, gm_board_stats *st);
 typedef struct gm_tile {
 	char board[65];
 	uint64_t n;           /* the last event applied */
+	uint64_t game;        /* the game's id (0: none given) */
 	bool online;
 	bool has_status;
 	int moves;            /* the last move number seen */
