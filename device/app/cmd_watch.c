@@ -695,8 +695,16 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 	 * board's, numbered from 1) */
 	if (hl.mqtt && *hl.mqtt) {
 #ifdef GOREF_HAVE_MQTT
+		/* the tile links to this board's page: as set, else the page served
+		 * here to the hall's network (http://HOSTNAME.local:PORT/) */
+		char page[300] = "", host[128] = "";
+		if (hl.page_url && *hl.page_url)
+			snprintf(page, sizeof page, "%s", hl.page_url);
+		else if (web.http && strcmp(ho.addr, "127.0.0.1") && strcmp(ho.addr, "::1") && ho.port > 0 &&
+		         gethostname(host, sizeof host - 1) == 0 && host[0])
+			snprintf(page, sizeof page, "http://%s%s:%d/", host, strchr(host, '.') ? "" : ".local", ho.port);
 		watch_mqtt_opts mo = {hl.mqtt, hl.hall, hl.board_id, hl.user, hl.password, hl.cafile, hl.control_user,
-		                      hl.page_url, journal};
+		                      page, journal};
 		if ((result = watch_mqtt_start(&ctx->mq, &mo)) != EXIT_OK)
 			goto done;
 #else
