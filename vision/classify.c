@@ -148,16 +148,12 @@ static float median(float *v, int n)
 
 /* Robust quadratic surface z(u, v) (u, v in [-1, 1]) through n samples:
  * iteratively reweighted least squares with Tukey's biweight. coef gets 6
- * numbers; *sigma the robust spread of the residuals. start (may be NULL)
- * marks the samples the first fit uses (the others join when they agree). */
+ * numbers; *sigma the robust spread of the residuals. */
 static void robust_quad(const float *u, const float *v, const float *z, int n, double coef[6], double *sigma,
-                        float *w, float *res, const unsigned char *start)
+                        float *w, float *res)
 {
-	int nstart = 0;
-	for (int k = 0; k < n && start; k++)
-		nstart += start[k] != 0;
 	for (int k = 0; k < n; k++)
-		w[k] = nstart >= 6 && !start[k] ? 0 : 1;
+		w[k] = 1;
 	memset(coef, 0, 6 * sizeof *coef);
 	double sig = 0;
 	for (int it = 0; it < 6; it++) {
@@ -459,37 +455,10 @@ int gv_classify_features_update(const gv_image *rgb, const double H[9], int size
 			cl[k] = median(ls, n);
 			cy[k] = yel(acc);
 		}
-	/* the wood: in a dense endgame seen steeply, stones cover most
-	 * squares' centres, and a fit started on all of them settles between
-	 * the wood and the stones. The first fit takes only the squares whose
-	 * brightness lies near the commonest one (the wood's: many squares
-	 * show it, the stones split into two colours) */
-	unsigned char *wood = calloc((size_t)nc, 1);
-	if (!wood) {
-		free(buf);
-		return GV_ENOMEM;
-	}
-	{
-		int bestc = -1;
-		float mode = 0;
-		for (int a = 0; a < nc; a++) {
-			int cnt = 0;
-			float la = logf(cl[a] + 1);
-			for (int b = 0; b < nc; b++)
-				cnt += fabsf(logf(cl[b] + 1) - la) < WOOD_MODE_BAND;
-			if (cnt > bestc) {
-				bestc = cnt;
-				mode = la;
-			}
-		}
-		for (int k = 0; k < nc; k++)
-			wood[k] = fabsf(logf(cl[k] + 1) - mode) < WOOD_MODE_BAND;
-	}
 	double ql[6], qy[6], sl = 0, sy = 0;
-	robust_quad(cu, cv, cl, nc, ql, &sl, w, res, wood);
+	robust_quad(cu, cv, cl, nc, ql, &sl, w, res);
 	memcpy(rl, res, (size_t)nc * sizeof *rl);
-	robust_quad(cu, cv, cy, nc, qy, &sy, w, res, wood);
-	free(wood);
+	robust_quad(cu, cv, cy, nc, qy, &sy, w, res);
 	memcpy(ry, res, (size_t)nc * sizeof *ry);
 	/* each square's whiteness against the fit: no stone covers a square's
 	 * centre (much), so white there is glare or something over the board */

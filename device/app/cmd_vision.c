@@ -49,8 +49,10 @@ static const char detect_usage[] =
 	"  --corners X1,Y1,X2,Y2,X3,Y3,X4,Y4\n"
 	"                   the grid's four corner intersections in pixels,\n"
 	"                   clicked by a person, clockwise from the top-left: the\n"
-	"                   board is not searched for, only read (for a board the\n"
-	"                   locator cannot find)\n"
+	"                   board is not searched for (for a board the locator\n"
+	"                   cannot find); each corner is moved, within 0.7 cell,\n"
+	"                   to where the grid lines between empty points show\n"
+	"                   most, then the board is read\n"
 	"\n"
 	"Exit status: 0 a board was found, 1 no board was found, 2 the image\n"
 	"cannot be read, 64 a usage error.\n";
