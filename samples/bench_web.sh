@@ -24,11 +24,11 @@ trap 'rm -rf "$tmp"' EXIT
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 
 cat >"$tmp/viewers.py" <<'PY'
-import sys, threading, time, urllib.request
+import sys, threading, time, urllib.error, urllib.request
 base, n, stop_file = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 import os
 done = threading.Event()
-counts = {"events": 0, "states": 0, "snapshots": 0, "errors": 0}
+counts = {"events": 0, "states": 0, "snapshots": 0, "no view yet": 0, "errors": 0}
 lock = threading.Lock()
 def count(k):
     with lock:
@@ -55,6 +55,8 @@ def snapshots():  # each viewer's page fetches the view once a second
             try:
                 urllib.request.urlopen(base + "snapshot.jpg").read()
                 count("snapshots")
+            except urllib.error.HTTPError as e:  # 404: no view made yet (the first asks make one)
+                count("no view yet" if e.code == 404 else "errors")
             except Exception:
                 count("errors")
         time.sleep(1.0)
@@ -64,8 +66,8 @@ for t in ts:
 while not os.path.exists(stop_file):
     time.sleep(0.2)
 done.set()
-print("viewers: %d, events read %d, states %d, snapshots %d, failed requests %d"
-      % (n, counts["events"], counts["states"], counts["snapshots"], counts["errors"]))
+print("viewers: %d, events read %d, states %d, snapshots %d (404 before the first view %d), failed requests %d"
+      % (n, counts["events"], counts["states"], counts["snapshots"], counts["no view yet"], counts["errors"]))
 PY
 
 # one replay: $1 a name, $2 the number of viewers (-1: no page)
