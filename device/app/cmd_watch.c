@@ -390,28 +390,16 @@ static int save_corners(const char *path, const double corners[8])
 	static const char *const keys[] = {"corners"};
 	size_t n = text ? gc_settings_update(text, len, cfg, keys, 1, NULL, 0) : gc_settings_write(cfg, NULL, 0);
 	char *buf = n ? malloc(n + 1) : NULL;
-	char *tmp = malloc(strlen(path) + 5);
-	bool ok = buf && tmp;
+	bool ok = buf != NULL;
 	if (ok) {
 		if (text)
 			gc_settings_update(text, len, cfg, keys, 1, buf, n + 1);
 		else
 			gc_settings_write(cfg, buf, n + 1);
-		sprintf(tmp, "%s.tmp", path);
-		FILE *f = fopen(tmp, "wb");
-		ok = f && fwrite(buf, 1, n, f) == n;
-		if (f && fclose(f) != 0)
-			ok = false;
-		if (ok && rename(tmp, path) != 0)
-			ok = false;
-		if (!ok) {
-			fprintf(stderr, "goref watch: cannot write %s: %s\r\n", path, strerror(errno));
-			remove(tmp);
-		}
+		ok = cli_write_file(path, buf, n, "\r\n") == 0;
 	} else {
 		fprintf(stderr, "goref watch: %s: %s\r\n", path, n ? "out of memory" : "a path in it cannot be written back");
 	}
-	free(tmp);
 	free(buf);
 	free(text);
 	free(cfg);
