@@ -11,12 +11,14 @@
 
 enum {
 	K_DEVICE, K_FRAME_SIZE, K_FORMAT, K_STRIDE, K_FPS, K_BOARD, K_CORNERS, K_ROTATE, K_CAMERA,
-	K_DISTORTION, K_STILL, K_KOMI, K_PERSIST, K_REPETITION, K_JOURNAL, K_SGF, K_EVENTS, K_HTTP, K_PIN, K_COUNT
+	K_DISTORTION, K_STILL, K_KOMI, K_PERSIST, K_REPETITION, K_JOURNAL, K_SGF, K_EVENTS, K_HTTP, K_PIN,
+	K_MQTT, K_MQTT_USER, K_MQTT_PASSWORD, K_MQTT_CAFILE, K_HALL, K_BOARD_ID, K_CONTROL_USER, K_PAGE_URL, K_COUNT
 };
 
 const char *const gc_settings_keys[] = {
 	"device", "frame_size", "format", "stride", "fps", "board", "corners", "rotate", "camera",
-	"distortion", "still", "komi", "persist", "repetition", "journal", "sgf", "events", "http", "pin", NULL,
+	"distortion", "still", "komi", "persist", "repetition", "journal", "sgf", "events", "http", "pin",
+	"mqtt", "mqtt_user", "mqtt_password", "mqtt_cafile", "hall", "board_id", "control_user", "page_url", NULL,
 };
 
 /* The comment written above each key by gc_settings_write. */
@@ -48,7 +50,37 @@ static const char *const key_help[K_COUNT] = {
 	"# this machine only; 0.0.0.0:8080 the whole network); empty: no page.",
 	"The operator's PIN for the page's buttons; empty: a new one at each start,\n"
 	"# printed then.",
+	"A hall of boards: the MQTT broker HOST[:PORT] every event is published to\n"
+	"# (goref/HALL/BOARD/events); empty: none.",
+	"The board's user on the broker.",
+	"The board's password on the broker.",
+	"TLS to the broker: the CA file that signed its certificate; empty: plain.",
+	"The hall's name on the broker (a topic level).",
+	"This board's id in the hall (a topic level).",
+	"The broker user whose end, count and accept this board takes (the\n"
+	"# director); empty: none.",
+	"This board's own page, for the director's tile to link to; empty: none.",
 };
+
+/* The string a text key's value goes to, or NULL for other keys. */
+static char *str_slot(gc_settings *s, int k)
+{
+	switch (k) {
+	case K_DEVICE: return s->device;
+	case K_JOURNAL: return s->journal;
+	case K_SGF: return s->sgf;
+	case K_EVENTS: return s->events;
+	case K_MQTT: return s->mqtt;
+	case K_MQTT_USER: return s->mqtt_user;
+	case K_MQTT_PASSWORD: return s->mqtt_password;
+	case K_MQTT_CAFILE: return s->mqtt_cafile;
+	case K_HALL: return s->hall;
+	case K_BOARD_ID: return s->board_id;
+	case K_CONTROL_USER: return s->control_user;
+	case K_PAGE_URL: return s->page_url;
+	default: return NULL;
+	}
+}
 
 void gc_settings_init(gc_settings *s)
 {
@@ -179,8 +211,16 @@ static bool set_value(gc_settings *s, int k, const char *v, char *why, size_t ca
 	case K_DEVICE:
 	case K_JOURNAL:
 	case K_SGF:
-	case K_EVENTS: {
-		char *dst = k == K_DEVICE ? s->device : k == K_JOURNAL ? s->journal : k == K_SGF ? s->sgf : s->events;
+	case K_EVENTS:
+	case K_MQTT:
+	case K_MQTT_USER:
+	case K_MQTT_PASSWORD:
+	case K_MQTT_CAFILE:
+	case K_HALL:
+	case K_BOARD_ID:
+	case K_CONTROL_USER:
+	case K_PAGE_URL: {
+		char *dst = str_slot(s, k);
 		if (strlen(v) >= GC_PATH_CAP) {
 			snprintf(why, cap, "must be a path shorter than %d bytes", GC_PATH_CAP);
 			return false;
@@ -317,6 +357,7 @@ static void set_default(gc_settings *s, int k)
 	case K_EVENTS: s->events[0] = '\0'; break;
 	case K_HTTP: s->http[0] = '\0'; break;
 	case K_PIN: s->pin[0] = '\0'; break;
+	default: str_slot(s, k)[0] = '\0'; break;
 	}
 }
 
@@ -405,7 +446,8 @@ int gc_settings_parse(gc_settings *s, const char *text, size_t len, gr_error *er
 			return gr_error_set(err, GR_EPARSE, lineno, (int)sl.key_at + 1,
 			                    "unknown setting %s (the settings: device, frame_size, format, stride, fps, "
 			                    "board, corners, rotate, camera, distortion, still, komi, persist, "
-			                    "repetition, journal, sgf, events, http, pin)",
+			                    "repetition, journal, sgf, events, http, pin, mqtt, mqtt_user, mqtt_password, "
+			                    "mqtt_cafile, hall, board_id, control_user, page_url)",
 			                    q);
 		}
 		if (seen[k])
@@ -508,6 +550,18 @@ static bool put_value(out *o, const gc_settings *s, int k)
 	case K_EVENTS: puts_(o, s->events); return carriable(s->events);
 	case K_HTTP: puts_(o, s->http); return true;
 	case K_PIN: puts_(o, s->pin); return carriable(s->pin);
+	case K_MQTT:
+	case K_MQTT_USER:
+	case K_MQTT_PASSWORD:
+	case K_MQTT_CAFILE:
+	case K_HALL:
+	case K_BOARD_ID:
+	case K_CONTROL_USER:
+	case K_PAGE_URL: {
+		const char *v = str_slot((gc_settings *)s, k);
+		puts_(o, v);
+		return carriable(v);
+	}
 	case K_FRAME_SIZE:
 		if (s->width > 0 && s->height > 0) {
 			snprintf(b, sizeof b, "%dx%d", s->width, s->height);

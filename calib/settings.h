@@ -34,6 +34,13 @@
  *   events      path of the events (JSON lines)                 (none)
  *   http        [ADDR:]PORT of the web page (goref watch)       (no page)
  *   pin         the operator's PIN for the page's buttons       (one made at start)
+ *   mqtt        a hall's MQTT broker, HOST[:PORT] (issue 16)     (none)
+ *   mqtt_user, mqtt_password   the board's login on the broker  (none)
+ *   mqtt_cafile the CA of the broker's certificate: TLS         (plain)
+ *   hall        the hall's name (a topic level)                 (none)
+ *   board_id    this board's id in the hall (a topic level)     (none)
+ *   control_user the broker user whose actions are taken        (none)
+ *   page_url    this board's page, for the director's tile      (none)
  *
  * Pure C11 (rules/ only, no OpenCV). Like rules/, nothing here prints.
  */
@@ -77,6 +84,14 @@ typedef struct gc_settings {
 	char events[GC_PATH_CAP];
 	char http[64];              /* "" = no web page */
 	char pin[64];               /* "" = one made at start */
+	char mqtt[GC_PATH_CAP];          /* "" = no hall */
+	char mqtt_user[GC_PATH_CAP];
+	char mqtt_password[GC_PATH_CAP];
+	char mqtt_cafile[GC_PATH_CAP];
+	char hall[GC_PATH_CAP];
+	char board_id[GC_PATH_CAP];
+	char control_user[GC_PATH_CAP];
+	char page_url[GC_PATH_CAP];
 } gc_settings;
 
 /* Fills s with the defaults. */

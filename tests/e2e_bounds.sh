@@ -5,10 +5,8 @@
 #    the size, its corners in the photo's own pixels (twice the other's);
 #  - frames over the largest a source takes (4096 a side) are refused with
 #    the size and the bound named: raw frames on stdin, a folder's photo;
-#  - a journal over 64 MB is refused by watch with --new named, and kept;
-#  - SIGTERM while watch feeds back a long journal: exit 0, the journal
-#    whole (the time it takes is samples/bench_signal.sh's figure, not a
-#    test's).
+#  - a journal over 64 MB is refused by watch with --new named, and kept.
+# (SIGTERM: tests/e2e_signal.sh.)
 # Skips (77) when goref-render was not built (no vision/).
 # usage: e2e_bounds.sh GOREF FIXTURES
 set -u
@@ -56,22 +54,4 @@ has "journal over the bound" err "over the bound of 67108864"
 has "journal over the bound" err "--new"
 if [ "$(stat -c %s "$tmp/big.log")" = 67108865 ]; then ok; else bad "the journal over the bound was changed"; fi
 
-# --- SIGTERM while a long journal is fed back: exit 0, the journal whole
-awk 'BEGIN { srand(3); for (i = 0; i < 60000; i++) { printf "@ %d\n", i
-	for (y = 0; y < 19; y++) { row = ""; for (x = 0; x < 19; x++) row = row ((y == 3 && x == 15) ? "X" : "."); print row } } }' \
-	>"$tmp/long.log"
-cp "$tmp/long.log" "$tmp/long0.log"
-(cd "$tmp" && exec "$goref" watch --device "$tmp/s" --speed 0 --journal "$tmp/long.log" --sgf "$tmp/long.sgf" \
-	--events "$tmp/long.jsonl" --quiet) >"$tmp/term.out" 2>&1 </dev/null &
-pid=$!
-sleep 0.3
-kill -TERM $pid
-wait $pid
-st=$?
-if [ $st -eq 0 ]; then ok; else bad "watch after SIGTERM during the journal: exit $st"; sed 's/^/    /' "$tmp/term.out" | head; fi
-has "watch says it stopped" term.out "stopped"
-if cmp -s "$tmp/long.log" "$tmp/long0.log" || { cmp -s <(head -c "$(stat -c %s "$tmp/long0.log")" "$tmp/long.log") "$tmp/long0.log"; }; then ok; else
-	bad "the journal lost what it held after SIGTERM"
-fi
-run "the journal reads after SIGTERM" 0 "$goref" referee --quiet "$tmp/long.log"
 e2e_done

@@ -86,5 +86,6 @@ int cmd_replay(int argc, char **argv);
 int cmd_eval_video(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
+int cmd_hall(int argc, char **argv);
 
 #endif

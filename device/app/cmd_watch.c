@@ -24,6 +24,9 @@
 #include "settings.h"
 #include "stop.h"
 #include "v4l2.h"
+#ifdef GOREF_HAVE_MQTT
+#include "watch_mqtt.h"
+#endif
 
 static const char watch_usage[] =
 	"usage: goref watch [--device /dev/video0 | - | DIR] [options]\n"
@@ -70,6 +73,14 @@ static const char watch_usage[] =
 	"                    127.0.0.1: this machine only; 0.0.0.0 for a hall)\n"
 	"  --pin PIN         the operator's PIN for the page's buttons (default:\n"
 	"                    the settings' pin, else a new one printed at start)\n"
+	"  --mqtt HOST[:PORT] a hall of boards: every event to this MQTT broker\n"
+	"                    (goref/HALL/BOARD/events, QoS 1, numbered), the position\n"
+	"                    retained, online/offline (the last will); user, password\n"
+	"                    and TLS from the settings (mqtt_user, mqtt_password,\n"
+	"                    mqtt_cafile)\n"
+	"  --hall NAME, --board-id ID   the hall and this board (with --mqtt)\n"
+	"  --control-user U  take end, count and accept from the broker user U (the\n"
+	"                    director's goref hall)\n"
 	"\n"
 	"Keys (when a terminal is there): p pass, e end, c count, a accept,\n"
 	"r restore, b Black resigns, w White resigns, q quit, h help.\n"
@@ -86,6 +97,9 @@ typedef struct watch_ctx {
 	FILE *events;
 	bool changed;     /* the record changed since the SGF was written */
 	char buf[8192];
+#ifdef GOREF_HAVE_MQTT
+	watch_mqtt *mq;   /* the hall's broker, or NULL */
+#endif
 } watch_ctx;
 
 static bool is_ruling(gr_event_type t)
@@ -117,6 +131,9 @@ static void on_event(const gr_event *e, void *ud)
 		fputc('\n', c->events);
 		fflush(c->events);
 	}
+#ifdef GOREF_HAVE_MQTT
+	watch_mqtt_event(c->mq, e, c->buf, n);
+#endif
 	if (c->session)
 		gd_session_event(c->session, c->buf, n);
 	c->changed = true;
@@ -267,9 +284,14 @@ typedef struct web_opts {
 	const char *config;
 } web_opts;
 
+/* A hall of boards (issue 16): the broker, the hall, this board. */
+typedef struct hall_opts {
+	const char *mqtt, *hall, *board_id, *user, *password, *cafile, *control_user, *page_url;
+} hall_opts;
+
 static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device, cli_frames fr,
                      const char *journal, const char *sgf_out, const char *events_out, bool quiet, bool resume,
-                     bool fresh, web_opts web);
+                     bool fresh, web_opts web, hall_opts hl);
 
 int cmd_watch(int argc, char **argv)
 {
@@ -338,7 +360,9 @@ int cmd_watch(int argc, char **argv)
 	}
 	web_opts web = {.http = cfg->http[0] ? cfg->http : NULL, .pin = cfg->pin[0] ? cfg->pin : NULL,
 	                .config = config ? config : "goref.conf"};
-	int status = watch_run(argc, argv, &o, device, fr, journal, sgf_out, events_out, quiet, resume, fresh, web);
+	hall_opts hl = {cfg->mqtt, cfg->hall, cfg->board_id, cfg->mqtt_user, cfg->mqtt_password, cfg->mqtt_cafile,
+	                cfg->control_user, cfg->page_url};
+	int status = watch_run(argc, argv, &o, device, fr, journal, sgf_out, events_out, quiet, resume, fresh, web, hl);
 	free(cfg);
 	return status;
 }
@@ -487,6 +511,9 @@ static int new_game(watch_game *g, double t)
 		}
 	}
 	gd_session_forget_game(g->session);
+#ifdef GOREF_HAVE_MQTT
+	watch_mqtt_new_game(g->ctx->mq);
+#endif
 	static const char ev[] = "{\"t\":0.000,\"type\":\"new_game\",\"message\":\"A new game: the last one is set aside; clear the board.\"}";
 	gd_session_event(g->session, ev, sizeof ev - 1);
 	remove(g->sgf_out);
@@ -544,7 +571,7 @@ static int apply_requests(watch_game *g, double t)
 
 static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device, cli_frames fr,
                      const char *journal, const char *sgf_out, const char *events_out, bool quiet, bool resume,
-                     bool fresh, web_opts web)
+                     bool fresh, web_opts web, hall_opts hl)
 {
 	double speed = 1;
 	gd_loop_opts o = *op;
@@ -589,6 +616,12 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 			fresh = true;
 		} else if (!strcmp(a, "--quiet")) {
 			quiet = true;
+		} else if (!strcmp(a, "--mqtt") || !strcmp(a, "--hall") || !strcmp(a, "--board-id") ||
+		           !strcmp(a, "--control-user")) {
+			const char **slot = a[2] == 'm' ? &hl.mqtt : a[2] == 'h' ? &hl.hall : a[2] == 'b' ? &hl.board_id
+			                  : &hl.control_user;
+			if (!cli_take_value("watch", argc, argv, &i, slot))
+				return EXIT_USAGE;
 		} else {
 			fprintf(stderr, "goref watch: unknown argument '%s'\n\n%s", a, watch_usage);
 			return EXIT_USAGE;
@@ -658,6 +691,28 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 		result = EXIT_INPUT;
 		goto done;
 	}
+	/* a hall of boards: before the journal is fed back (its events are the
+	 * board's, numbered from 1) */
+	if (hl.mqtt && *hl.mqtt) {
+#ifdef GOREF_HAVE_MQTT
+		/* the tile links to this board's page: as set, else the page served
+		 * here to the hall's network (http://HOSTNAME.local:PORT/) */
+		char page[300] = "", host[128] = "";
+		if (hl.page_url && *hl.page_url)
+			snprintf(page, sizeof page, "%s", hl.page_url);
+		else if (web.http && strcmp(ho.addr, "127.0.0.1") && strcmp(ho.addr, "::1") && ho.port > 0 &&
+		         gethostname(host, sizeof host - 1) == 0 && host[0])
+			snprintf(page, sizeof page, "http://%s%s:%d/", host, strchr(host, '.') ? "" : ".local", ho.port);
+		watch_mqtt_opts mo = {hl.mqtt, hl.hall, hl.board_id, hl.user, hl.password, hl.cafile, hl.control_user,
+		                      page, journal};
+		if ((result = watch_mqtt_start(&ctx->mq, &mo)) != EXIT_OK)
+			goto done;
+#else
+		fprintf(stderr, "goref watch: this goref was built without MQTT (libmosquitto-dev)\n");
+		result = EXIT_USAGE;
+		goto done;
+#endif
+	}
 	/* the events file is written anew from the journal: it always matches it */
 	ctx->events = fopen(events_out, "w");
 	if (!ctx->events) {
@@ -704,6 +759,9 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 	}
 	if (gd_loop_referee(g.loop))
 		cli_write_sgf(gr_referee_record(gd_loop_referee(g.loop)), sgf_out);
+#ifdef GOREF_HAVE_MQTT
+	watch_mqtt_position(ctx->mq, gd_loop_referee(g.loop), ctx->size);
+#endif
 	ctx->changed = false;
 	publish(&g);
 
@@ -806,12 +864,23 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 			if (act >= 0 && gd_session_act(g.session, (gd_action)act, "keys") != 0)
 				fprintf(stderr, "goref watch: busy: press it again\r\n");
 		}
+#ifdef GOREF_HAVE_MQTT
+		/* the director's actions: a controller of the session like the keys */
+		gd_action dact;
+		watch_mqtt_poll(ctx->mq);
+		while (watch_mqtt_control(ctx->mq, &dact))
+			if (gd_session_act(g.session, dact, "director") != 0)
+				fprintf(stderr, "goref watch: busy: the director's %s is dropped\r\n", gd_action_name(dact));
+#endif
 		if (apply_requests(&g, t) != EXIT_OK) {
 			result = EXIT_INPUT;
 			break;
 		}
 		if (ctx->changed && gd_loop_referee(g.loop)) {
 			ctx->changed = false;
+#ifdef GOREF_HAVE_MQTT
+			watch_mqtt_position(ctx->mq, gd_loop_referee(g.loop), ctx->size);
+#endif
 			if (cli_write_sgf(gr_referee_record(gd_loop_referee(g.loop)), sgf_out) != EXIT_OK)
 				result = EXIT_INPUT;
 			publish(&g);
@@ -846,6 +915,13 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 done:
 	gd_http_stop(server);
 	term_close(&tm);
+#ifdef GOREF_HAVE_MQTT
+	if (ctx->mq) {
+		if (g.loop && gd_loop_referee(g.loop))
+			watch_mqtt_position(ctx->mq, gd_loop_referee(g.loop), ctx->size);
+		watch_mqtt_stop(ctx->mq);
+	}
+#endif
 	if (ctx->events)
 		fclose(ctx->events);
 	if (g.jf && fclose(g.jf) != 0) {

@@ -33,6 +33,17 @@
 #define VISION(fn) NULL
 #endif
 
+#if defined(GOREF_HAVE_VISION) && !(defined(GOREF_HAVE_MQTT) && defined(GOREF_HAVE_MHD))
+/* built without libmosquitto or libmicrohttpd */
+static int cmd_hall(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "goref hall: this goref was built without MQTT or HTTP (libmosquitto-dev, libmicrohttpd-dev)\n");
+	return EXIT_USAGE;
+}
+#endif
+
 #ifndef GOREF_HAVE_VISION
 static int run_vision(char **argv);
 static char **all_argv;
@@ -72,6 +83,8 @@ static const command commands[] = {
 	                                "stdin): events as they happen, the SGF and the count" },
 	{ "watch", VISION(cmd_watch), "referee a live game from the camera (or raw frames on stdin),\n"
 	                              "with a journal that survives a crash, and operator keys" },
+	{ "hall", VISION(cmd_hall), "the director's page of a hall of boards over MQTT: every board's\n"
+	                            "moves, rulings and result (goref watch --mqtt publishes them)" },
 	{ "eval-video", VISION(cmd_eval_video), "replay rendered games and compare with their true events" },
 	{ "calibrate", VISION(cmd_calibrate), "measure the lens (chessboard photos) or the board's place\n"
 	                                      "and the players' side: written into the settings file" },

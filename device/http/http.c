@@ -434,8 +434,12 @@ static enum MHD_Result serve_jsonl(gd_http *h, struct MHD_Connection *c)
 	FILE *f = fopen(h->o.events_path, "rb");
 	if (!f)
 		return send_buf(c, MHD_HTTP_OK, "application/x-ndjson", "", 0, MHD_RESPMEM_PERSISTENT, false);
-	char *buf = malloc(JSONL_MAX);
-	size_t n = buf ? fread(buf, 1, JSONL_MAX, f) : 0;
+	struct stat sb;
+	size_t cap = fstat(fileno(f), &sb) == 0 && sb.st_size >= 0 && (uint64_t)sb.st_size < JSONL_MAX
+	                 ? (size_t)sb.st_size + 1
+	                 : JSONL_MAX;
+	char *buf = malloc(cap);
+	size_t n = buf ? fread(buf, 1, cap, f) : 0;
 	fclose(f);
 	if (!buf)
 		return MHD_NO;

@@ -5,6 +5,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,59 +27,62 @@ static bool is_header(const char *line, size_t n)
 	return i < n && line[i] == '@';
 }
 
+static void unmap(const char *text, size_t len)
+{
+	if (text)
+		munmap((void *)(uintptr_t)text, len);
+}
+
 int gd_journal_open(const char *path, int size, gd_journal_cb cb, void *ud, FILE **out, gd_journal_info *info,
                     char *err, size_t cap)
 {
 	memset(info, 0, sizeof *info);
 	if (out)
 		*out = NULL;
-	FILE *f = fopen(path, "rb");
-	if (!f && errno != ENOENT)
+	/* the file is mapped, not read: no copy of it, and nothing is read
+	 * before the first entry is handed over (a stop asked for then is seen
+	 * at once, however long the journal) */
+	int fd = open(path, O_RDONLY);
+	if (fd < 0 && errno != ENOENT)
 		return fail(err, cap, "cannot read the journal %s: %s", path, strerror(errno));
-	char *text = NULL;
+	const char *text = NULL;
 	size_t len = 0;
-	if (f) {
-		/* the file's size first: over the bound it is refused unread,
-		 * else read into one buffer of its size */
+	if (fd >= 0) {
 		struct stat sb;
-		if (fstat(fileno(f), &sb) != 0) {
+		if (fstat(fd, &sb) != 0) {
 			int e = errno;
-			fclose(f);
+			close(fd);
 			return fail(err, cap, "cannot read the journal %s: %s", path, strerror(e));
 		}
 		if (sb.st_size > GD_JOURNAL_MAX_BYTES) {
-			fclose(f);
+			close(fd);
 			snprintf(err, cap,
 			         "the journal %s is %lld bytes, over the bound of %ld (GD_JOURNAL_MAX_BYTES): "
 			         "start a new game with --new",
 			         path, (long long)sb.st_size, GD_JOURNAL_MAX_BYTES);
 			return -1;
 		}
-		size_t capx = (size_t)sb.st_size + 1;
-		text = malloc(capx);
-		size_t n;
-		while (text && len < capx && (n = fread(text + len, 1, capx - len, f)) > 0)
-			len += n;
-		bool bad = ferror(f);
-		fclose(f);
-		if (!text) {
-			snprintf(err, cap, "out of memory reading the journal %s", path);
+		if (!S_ISREG(sb.st_mode)) {
+			close(fd);
+			snprintf(err, cap, "the journal %s is not a file", path);
 			return -1;
 		}
-		if (bad) {
-			free(text);
-			return fail(err, cap, "cannot read the journal %s: %s", path, strerror(errno));
+		len = (size_t)sb.st_size;
+		if (len > 0) {
+			void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+			if (m == MAP_FAILED) {
+				int e = errno;
+				close(fd);
+				return fail(err, cap, "cannot read the journal %s: %s", path, strerror(e));
+			}
+			text = m;
 		}
-		if (len == capx) { /* longer than its size said: written to while read */
-			free(text);
-			snprintf(err, cap, "the journal %s grew while it was read (is another goref writing it?)", path);
-			return -1;
-		}
+		close(fd);
 	}
 	gr_obslog *log = NULL;
 	gr_obs_item *item = malloc(sizeof *item);
 	if (gr_obslog_new(&log, size) != 0 || !item) {
-		free(text);
+		unmap(text, len);
 		free(item);
 		gr_obslog_free(log);
 		snprintf(err, cap, "out of memory");
@@ -134,17 +140,15 @@ int gd_journal_open(const char *path, int size, gd_journal_cb cb, void *ud, FILE
 		good_end = len; /* comments after the last entry are whole too */
 	gr_obslog_free(log);
 	free(item);
+	unmap(text, len); /* before the file may be cut */
 	if (rc == 0 && pending && entry_start < len) {
 		if (entry_start > good_end)
 			good_end = entry_start; /* comments before the torn entry stay */
 		info->cut = true;
 		info->cut_bytes = (long)(len - good_end);
-		if (truncate(path, (off_t)good_end) != 0) {
-			free(text);
+		if (truncate(path, (off_t)good_end) != 0)
 			return fail(err, cap, "cannot cut the half-written end of the journal %s: %s", path, strerror(errno));
-		}
 	}
-	free(text);
 	if (rc != 0 || !out)
 		return rc;
 	FILE *a = fopen(path, "ab");

@@ -21,7 +21,7 @@
 
 /* The largest journal read or written: 64 MB, about 160,000 positions of
  * 19x19, 44 hours of a still board read once a second. A larger file is
- * refused by gd_journal_open (read whole into memory: at most this much),
+ * refused by gd_journal_open (which maps the file, reading it as it goes),
  * and `goref watch` stops appending at it (loop.h's log_max). */
 #define GD_JOURNAL_MAX_BYTES (64L * 1024 * 1024)
 

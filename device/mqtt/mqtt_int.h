@@ -1,0 +1,29 @@
+/* goref program: inside device/mqtt/ (not for its users). */
+#ifndef GOREF_DEVICE_MQTT_INT_H
+#define GOREF_DEVICE_MQTT_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "mqtt.h"
+
+struct mosquitto;
+
+#if defined(__GNUC__)
+#define GM_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define GM_PRINTF(a, b)
+#endif
+
+void gm_tracef(const gm_conn_opts *o, int level, const char *fmt, ...) GM_PRINTF(3, 4);
+
+/* A client with the options o (user, password, TLS, reconnect delays). NULL
+ * with a message. */
+struct mosquitto *gm_client_new(const char *id, bool clean, int protocol, const gm_conn_opts *o, void *obj,
+                                char *err, size_t cap);
+/* Connects in the background and starts the network thread. */
+int gm_client_start(struct mosquitto *m, const gm_conn_opts *o, char *err, size_t cap);
+/* The words of a CONNACK code. */
+const char *gm_connack_words(int protocol, int rc);
+
+#endif
