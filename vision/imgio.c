@@ -1,4 +1,5 @@
 /* goref vision: image files without OpenCV's imgcodecs. See imgio.h. */
+#define _POSIX_C_SOURCE 200809L /* fileno */
 #include "imgio.h"
 
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <turbojpeg.h>
 
 #include "cvwrap.h"
@@ -292,6 +294,17 @@ static int read_pnm(head *hd, const char *path, int kind, int max_side, int *ful
 		return rc;
 	*full_w = (int)w;
 	*full_h = (int)h;
+	/* a file too short for the samples its header declares (1 or 2 bytes
+	 * each raw, at least a digit and a blank each plain) is refused before
+	 * the picture is allocated: a 144-byte header made a 60 MB image */
+	bool colour_ = kind == '3' || kind == '6', plain_ = kind == '2' || kind == '3';
+	double need = (double)w * (double)h * (colour_ ? 3 : 1) * (plain_ ? 2 : maxval > 255 ? 2 : 1) - (plain_ ? 1 : 0);
+	struct stat sb;
+	if (fstat(fileno(hd->f), &sb) == 0 && S_ISREG(sb.st_mode) && (double)sb.st_size < need) {
+		set_err(err, cap, path, "the PGM/PPM data is cut short (%lld bytes for %ldx%ld)", (long long)sb.st_size, w,
+		        h);
+		return GV_EREAD;
+	}
 	/* rows decoded one by one: into out, or through a shrinker to the
 	 * working size (no full-size buffer) */
 	int fw, fh;
