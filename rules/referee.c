@@ -68,6 +68,12 @@ struct gr_referee {
 	bool observed;
 };
 
+bool gr_event_is_ruling(gr_event_type t)
+{
+	return t == GR_EV_ILLEGAL || t == GR_EV_DOUBLE_MOVE || t == GR_EV_MISSED_CAPTURE ||
+	       t == GR_EV_WRONG_REMOVAL || t == GR_EV_TAKEBACK || t == GR_EV_MOVED_STONE || t == GR_EV_DISTURBED;
+}
+
 const char *gr_event_type_name(gr_event_type t)
 {
 	static const char *names[] = {
@@ -77,6 +83,14 @@ const char *gr_event_type_name(gr_event_type t)
 		"error",
 	};
 	return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "unknown";
+}
+
+int gr_event_type_parse(const char *name)
+{
+	for (int t = GR_EV_MOVE; t <= GR_EV_ERROR; t++)
+		if (name && !strcmp(name, gr_event_type_name((gr_event_type)t)))
+			return t;
+	return -1;
 }
 
 const char *gr_command_name(gr_command c)

@@ -74,6 +74,13 @@ typedef enum gr_event_type {
 /* The fixed name of an event type: "move", "capture", "illegal", ... */
 const char *gr_event_type_name(gr_event_type t);
 
+/* Whether an event is a ruling on a breach of the rules (illegal, double
+ * move, missed capture, wrong removal, takeback, moved stone, disturbed). */
+bool gr_event_is_ruling(gr_event_type t);
+
+/* The event type of a name gr_event_type_name gives, or -1. */
+int gr_event_type_parse(const char *name);
+
 typedef struct gr_event {
 	gr_event_type type;
 	double t;            /* the time of the observation or command */

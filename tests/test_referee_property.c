@@ -194,11 +194,7 @@ static void on_event(const gr_event *e, void *ud)
 	r->feed = c->feed;
 }
 
-static bool is_ruling(gr_event_type t)
-{
-	return t == GR_EV_ILLEGAL || t == GR_EV_DOUBLE_MOVE || t == GR_EV_MISSED_CAPTURE ||
-	       t == GR_EV_WRONG_REMOVAL || t == GR_EV_TAKEBACK || t == GR_EV_MOVED_STONE || t == GR_EV_DISTURBED;
-}
+static bool is_ruling(gr_event_type t) { return gr_event_is_ruling(t); }
 
 /* A void stone: ruled at once, answered by "lifted". */
 static bool is_void_ruling(gr_event_type t) { return t == GR_EV_ILLEGAL || t == GR_EV_DOUBLE_MOVE; }

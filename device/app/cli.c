@@ -254,6 +254,40 @@ bool cli_require(const char *cmd, const char *usage, const char *what, const cha
 bool cli_is_help(const char *arg) { return !strcmp(arg, "-h") || !strcmp(arg, "--help"); }
 
 /* Writes the record to out through out.tmp and a rename. */
+int cli_write_file(const char *path, const char *data, size_t len, const char *eol)
+{
+	size_t pl = strlen(path);
+	char *tmp = malloc(pl + 5);
+	if (!tmp) {
+		fprintf(stderr, "goref: out of memory writing %s%s", path, eol);
+		return EXIT_INPUT;
+	}
+	memcpy(tmp, path, pl);
+	memcpy(tmp + pl, ".tmp", 5);
+	int rc = EXIT_OK;
+	FILE *f = fopen(tmp, "wb");
+	if (!f) {
+		fprintf(stderr, "goref: cannot write %s: %s%s", tmp, strerror(errno), eol);
+		rc = EXIT_INPUT;
+	} else {
+		bool ok = fwrite(data, 1, len, f) == len;
+		ok = fflush(f) == 0 && ok;
+		int saved = errno;
+		ok = fclose(f) == 0 && ok;
+		if (!ok) {
+			fprintf(stderr, "goref: cannot write %s: %s%s", tmp, strerror(saved ? saved : errno), eol);
+			remove(tmp);
+			rc = EXIT_INPUT;
+		} else if (rename(tmp, path) != 0) {
+			fprintf(stderr, "goref: cannot rename %s to %s: %s%s", tmp, path, strerror(errno), eol);
+			remove(tmp);
+			rc = EXIT_INPUT;
+		}
+	}
+	free(tmp);
+	return rc;
+}
+
 int cli_write_sgf(const gr_record *rec, const char *out)
 {
 	char *text = NULL;
@@ -262,36 +296,7 @@ int cli_write_sgf(const gr_record *rec, const char *out)
 		fprintf(stderr, "goref: out of memory writing the SGF\n");
 		return EXIT_INPUT;
 	}
-	size_t pl = strlen(out);
-	char *tmp = malloc(pl + 5);
-	if (!tmp) {
-		gr_free(text);
-		fprintf(stderr, "goref: out of memory writing the SGF\n");
-		return EXIT_INPUT;
-	}
-	memcpy(tmp, out, pl);
-	memcpy(tmp + pl, ".tmp", 5);
-	int rc = EXIT_OK;
-	FILE *f = fopen(tmp, "wb");
-	if (!f) {
-		fprintf(stderr, "goref: cannot write %s: %s\n", tmp, strerror(errno));
-		rc = EXIT_INPUT;
-	} else {
-		bool ok = fwrite(text, 1, len, f) == len;
-		ok = fflush(f) == 0 && ok;
-		int saved = errno;
-		ok = fclose(f) == 0 && ok;
-		if (!ok) {
-			fprintf(stderr, "goref: cannot write %s: %s\n", tmp, strerror(saved ? saved : errno));
-			remove(tmp);
-			rc = EXIT_INPUT;
-		} else if (rename(tmp, out) != 0) {
-			fprintf(stderr, "goref: cannot rename %s to %s: %s\n", tmp, out, strerror(errno));
-			remove(tmp);
-			rc = EXIT_INPUT;
-		}
-	}
-	free(tmp);
+	int rc = cli_write_file(out, text, len, "\n");
 	gr_free(text);
 	return rc;
 }

@@ -19,6 +19,11 @@ char *cli_read_file(const char *path, size_t *len);
  * or EXIT_INPUT after printing why (the file, line and column at fault). */
 int cli_load_sgf(gr_record **out, const char *path);
 
+/* Writes len bytes to path through path.tmp and a rename (a crash never
+ * leaves half a file). Returns 0, or EXIT_INPUT after printing why, each
+ * message ended by eol ("\n", or "\r\n" on a raw terminal). */
+int cli_write_file(const char *path, const char *data, size_t len, const char *eol);
+
 /* Writes the record as SGF to out, through out.tmp and a rename (a crash
  * never leaves half a file). Returns 0, or EXIT_INPUT after printing why. */
 int cli_write_sgf(const gr_record *rec, const char *out);

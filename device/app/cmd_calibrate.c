@@ -136,26 +136,9 @@ static int save_settings(const settings_file *f, const char *const *keys, int nk
 		gc_settings_update(f->text, f->len, &f->s, keys, nkeys, buf, n + 1);
 	else
 		gc_settings_write(&f->s, buf, n + 1);
-	size_t tn = strlen(f->path) + 5;
-	char *tmp = malloc(tn);
-	if (!tmp) {
-		free(buf);
-		return EXIT_INPUT;
-	}
-	snprintf(tmp, tn, "%s.tmp", f->path);
-	FILE *out = fopen(tmp, "wb");
-	bool ok = out && fwrite(buf, 1, n, out) == n;
-	if (out && fclose(out) != 0)
-		ok = false;
-	if (ok && rename(tmp, f->path) != 0)
-		ok = false;
-	if (!ok) {
-		fprintf(stderr, "goref calibrate: cannot write %s: %s\n", f->path, strerror(errno));
-		remove(tmp);
-	}
-	free(tmp);
+	int rc = cli_write_file(f->path, buf, n, "\n");
 	free(buf);
-	return ok ? 0 : EXIT_INPUT;
+	return rc;
 }
 
 static double round_sig(double x, int digits)

@@ -109,12 +109,8 @@ static bool parse_ev(const char *line, ev *e)
 
 static bool is_ruling(const char *type)
 {
-	static const char *const k[] = {"double_move", "missed_capture", "wrong_removal", "takeback",
-	                                "moved_stone", "disturbed", "illegal"};
-	for (size_t i = 0; i < sizeof k / sizeof *k; i++)
-		if (!strcmp(type, k[i]))
-			return true;
-	return false;
+	int t = gr_event_type_parse(type);
+	return t >= 0 && gr_event_is_ruling((gr_event_type)t);
 }
 
 typedef struct collect {

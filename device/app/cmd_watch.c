@@ -102,22 +102,10 @@ typedef struct watch_ctx {
 #endif
 } watch_ctx;
 
+/* what is announced with the bell: a ruling, a warning, the result */
 static bool is_ruling(gr_event_type t)
 {
-	switch (t) {
-	case GR_EV_ILLEGAL:
-	case GR_EV_DOUBLE_MOVE:
-	case GR_EV_MISSED_CAPTURE:
-	case GR_EV_WRONG_REMOVAL:
-	case GR_EV_TAKEBACK:
-	case GR_EV_MOVED_STONE:
-	case GR_EV_DISTURBED:
-	case GR_EV_WARNING:
-	case GR_EV_RESULT:
-		return true;
-	default:
-		return false;
-	}
+	return gr_event_is_ruling(t) || t == GR_EV_WARNING || t == GR_EV_RESULT;
 }
 
 static void on_event(const gr_event *e, void *ud)
@@ -402,28 +390,16 @@ static int save_corners(const char *path, const double corners[8])
 	static const char *const keys[] = {"corners"};
 	size_t n = text ? gc_settings_update(text, len, cfg, keys, 1, NULL, 0) : gc_settings_write(cfg, NULL, 0);
 	char *buf = n ? malloc(n + 1) : NULL;
-	char *tmp = malloc(strlen(path) + 5);
-	bool ok = buf && tmp;
+	bool ok = buf != NULL;
 	if (ok) {
 		if (text)
 			gc_settings_update(text, len, cfg, keys, 1, buf, n + 1);
 		else
 			gc_settings_write(cfg, buf, n + 1);
-		sprintf(tmp, "%s.tmp", path);
-		FILE *f = fopen(tmp, "wb");
-		ok = f && fwrite(buf, 1, n, f) == n;
-		if (f && fclose(f) != 0)
-			ok = false;
-		if (ok && rename(tmp, path) != 0)
-			ok = false;
-		if (!ok) {
-			fprintf(stderr, "goref watch: cannot write %s: %s\r\n", path, strerror(errno));
-			remove(tmp);
-		}
+		ok = cli_write_file(path, buf, n, "\r\n") == 0;
 	} else {
 		fprintf(stderr, "goref watch: %s: %s\r\n", path, n ? "out of memory" : "a path in it cannot be written back");
 	}
-	free(tmp);
 	free(buf);
 	free(text);
 	free(cfg);

@@ -106,22 +106,10 @@ int watch_mqtt_start(watch_mqtt **out, const watch_mqtt_opts *o)
 	return EXIT_OK;
 }
 
+/* what is announced with the bell: a ruling, a warning, the result */
 static bool is_ruling(gr_event_type t)
 {
-	switch (t) {
-	case GR_EV_ILLEGAL:
-	case GR_EV_DOUBLE_MOVE:
-	case GR_EV_MISSED_CAPTURE:
-	case GR_EV_WRONG_REMOVAL:
-	case GR_EV_TAKEBACK:
-	case GR_EV_MOVED_STONE:
-	case GR_EV_DISTURBED:
-	case GR_EV_WARNING:
-	case GR_EV_RESULT:
-		return true;
-	default:
-		return false;
-	}
+	return gr_event_is_ruling(t) || t == GR_EV_WARNING || t == GR_EV_RESULT;
 }
 
 void watch_mqtt_event(watch_mqtt *w, const gr_event *e, const char *json, size_t len)

@@ -13,6 +13,7 @@
 
 #include "mqtt.h"
 #include "mqtt_int.h"
+#include "referee.h"
 
 enum { GM_MAX_BOARDS = 4096, GM_PAYLOAD_MAX = 1 << 16 };
 
@@ -97,14 +98,11 @@ static void ask_resend(gm_hall *h, hboard *b)
 	}
 }
 
+/* what flashes a tile: a ruling, a warning, the result */
 static bool is_ruling(const char *type)
 {
-	static const char *const rulings[] = {"illegal",     "double_move", "missed_capture", "wrong_removal", "takeback",
-	                                      "moved_stone", "disturbed",   "warning",        "result"};
-	for (size_t i = 0; i < sizeof rulings / sizeof rulings[0]; i++)
-		if (!strcmp(type, rulings[i]))
-			return true;
-	return false;
+	int t = gr_event_type_parse(type);
+	return t >= 0 && (gr_event_is_ruling((gr_event_type)t) || t == GR_EV_WARNING || t == GR_EV_RESULT);
 }
 
 static void take_string(char *dst, size_t cap, const cJSON *j, const char *key)
