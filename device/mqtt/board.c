@@ -73,13 +73,6 @@ static void copy_opt(char *dst, size_t cap, const char *src)
 	snprintf(dst, cap, "%s", src ? src : "");
 }
 
-static double mono_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Publishes what waits, in order, while the window has room. mu held. */
 static void pump(gm_board *b)
 {
@@ -97,7 +90,7 @@ static void pump(gm_board *b)
 		b->st.published++;
 	}
 	if (b->connected && b->pos_dirty && b->pos && b->pos_n < b->next && b->nfl < b->o.window) {
-		double now = mono_s();
+		double now = gm_mono_s();
 		if (now < b->pos_due)
 			return;
 		b->pos_due = now + b->o.position_interval;
@@ -368,7 +361,7 @@ int gm_board_new(gm_board **out, const gm_board_opts *o, char *err, size_t cap)
  * what is there (timeout_ms: how long to wait for it). */
 static void turn(gm_board *b, int timeout_ms)
 {
-	double now = mono_s();
+	double now = gm_mono_s();
 	if (!b->sock_up) {
 		if (now < b->retry_at)
 			return;
@@ -412,7 +405,7 @@ void gm_board_poll(gm_board *b)
 {
 	if (!b || b->stopped)
 		return;
-	double now = mono_s();
+	double now = gm_mono_s();
 	pthread_mutex_lock(&b->mu);
 	bool busy = b->nfl > 0 || (b->connected && b->next <= b->count);
 	bool pos_due = b->connected && b->pos_dirty && now >= b->pos_due;
@@ -433,10 +426,10 @@ void gm_board_stop(gm_board *b, int wait_ms)
 {
 	if (!b || !b->m || b->stopped)
 		return;
-	double until = mono_s() + (wait_ms > 0 ? wait_ms : 0) / 1000.0;
+	double until = gm_mono_s() + (wait_ms > 0 ? wait_ms : 0) / 1000.0;
 	/* the events still to go, then "offline" (a clean stop sends no will) */
 	bool offline_sent = false;
-	while (wait_ms > 0 && mono_s() < until) {
+	while (wait_ms > 0 && gm_mono_s() < until) {
 		pthread_mutex_lock(&b->mu);
 		b->pos_due = 0;
 		pump(b);
@@ -446,7 +439,7 @@ void gm_board_stop(gm_board *b, int wait_ms)
 		}
 		bool acked = b->offline_acked;
 		pthread_mutex_unlock(&b->mu);
-		if (acked || (!connected && b->ever_started && !b->sock_up && mono_s() >= until))
+		if (acked || (!connected && b->ever_started && !b->sock_up && gm_mono_s() >= until))
 			break;
 		turn(b, 10);
 	}

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,4 +159,18 @@ const char *gm_connack_words(int protocol, int rc)
 	if (protocol == MQTT_PROTOCOL_V5)
 		return mosquitto_reason_string(rc);
 	return mosquitto_connack_string(rc);
+}
+
+double gm_mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double gm_wall_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }

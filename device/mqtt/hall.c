@@ -43,20 +43,6 @@ void gm_hall_opts_init(gm_hall_opts *o)
 	gm_conn_opts_init(&o->conn);
 }
 
-static double mono_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double wall_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* The board named name[0..len) (made when new, NULL when too many). mu held. */
 static hboard *board_of(gm_hall *h, const char *name, size_t len)
 {
@@ -85,7 +71,7 @@ static hboard *board_of(gm_hall *h, const char *name, size_t len)
 static void ask_resend(gm_hall *h, hboard *b)
 {
 	uint64_t from = b->tile.n + 1;
-	double now = mono_s();
+	double now = gm_mono_s();
 	if (b->asked == from && now - b->asked_at < 2.0)
 		return;
 	char topic[200], payload[48];
@@ -167,7 +153,7 @@ static void take_event(gm_hall *h, hboard *b, const char *p, size_t len)
 	}
 	gm_tile *t = &b->tile;
 	t->n = n;
-	t->last_wall = wall_s();
+	t->last_wall = gm_wall_s();
 	h->st.applied++;
 	if (n > b->shown) {
 		b->shown = n;

@@ -19,6 +19,7 @@
 #include <mosquitto.h>
 
 #include "mqtt.h"
+#include "mqtt_int.h"
 
 static const char usage[] =
 	"usage: goref-mqtt-load --mqtt HOST[:PORT] --hall NAME [options]\n"
@@ -81,20 +82,6 @@ static int raw_publish(const char *host, int port, const char *user, const char 
 	return rc == MOSQ_ERR_SUCCESS && raw_done ? 0 : 1;
 }
 
-static double wall_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double mono_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static double cpu_ms(void)
 {
 	struct rusage ru;
@@ -113,7 +100,7 @@ static void wait_until(gm_board **boards, int n, double due)
 		for (int i = 0; i < n; i++)
 			if (boards[i])
 				gm_board_poll(boards[i]);
-		double now = mono_s();
+		double now = gm_mono_s();
 		if (now >= due)
 			return;
 		double d = due - now > 0.05 ? 0.05 : due - now;
@@ -280,7 +267,7 @@ int main(int argc, char **argv)
 		}
 	}
 	/* the CPU per event is counted from when every board is connected */
-	for (double give_up = mono_s() + 10; !dry && mono_s() < give_up;) {
+	for (double give_up = gm_mono_s() + 10; !dry && gm_mono_s() < give_up;) {
 		int up = 0;
 		for (int i = 0; i < nboards; i++) {
 			gm_board_stats st;
@@ -289,9 +276,9 @@ int main(int argc, char **argv)
 		}
 		if (up == nboards)
 			break;
-		wait_until(boards, nboards, mono_s() + 0.02);
+		wait_until(boards, nboards, gm_mono_s() + 0.02);
 	}
-	double cpu0 = cpu_ms(), t0 = mono_s();
+	double cpu0 = cpu_ms(), t0 = gm_mono_s();
 	char ev[1024], pos[512];
 	long given = 0;
 	for (int k = 1; k <= nevents && status == 0; k++) {
@@ -300,7 +287,7 @@ int main(int argc, char **argv)
 				double due = t0 + ((double)(k - 1 - resume) + (double)i / nboards) / rate;
 				wait_until(boards, nboards, due); /* the same sleeps with --dry: the baseline */
 			}
-			int n = make_event(ev, sizeof ev, k, wall_s());
+			int n = make_event(ev, sizeof ev, k, gm_wall_s());
 			if (!dry && gm_board_event(boards[i], (uint64_t)k, ev, (size_t)n) != GM_OK)
 				status = 2;
 			if (position && (k > resume || k == nevents || k == resume)) {
@@ -315,16 +302,16 @@ int main(int argc, char **argv)
 		}
 	}
 	double cpu_pub = cpu_ms() - cpu0;
-	double t_pub = mono_s() - t0;
+	double t_pub = gm_mono_s() - t0;
 	uint64_t acked = 0, events = 0, refused = 0;
 	for (int i = 0; i < nboards && !dry; i++) {
 		gm_board_stats st;
 		/* wait for the acknowledgements (up to --wait s in all) */
-		while (mono_s() - t0 - t_pub < wait) {
+		while (gm_mono_s() - t0 - t_pub < wait) {
 			gm_board_get_stats(boards[i], &st);
 			if (st.acked >= st.events)
 				break;
-			wait_until(boards, nboards, mono_s() + 0.02);
+			wait_until(boards, nboards, gm_mono_s() + 0.02);
 		}
 		gm_board_get_stats(boards[i], &st);
 		acked += st.acked;
@@ -335,7 +322,7 @@ int main(int argc, char **argv)
 		       ids[i], st.events, st.acked, st.published, st.resends, st.refused);
 	}
 	if (linger > 0 && !dry)
-		wait_until(boards, nboards, mono_s() + linger);
+		wait_until(boards, nboards, gm_mono_s() + linger);
 	for (int i = 0; i < nboards && !dry; i++)
 		gm_board_free(boards[i], 2000);
 	double cpu_all = cpu_ms() - cpu0;

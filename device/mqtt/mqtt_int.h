@@ -13,6 +13,10 @@ struct mosquitto;
 #define GM_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define GM_PRINTF(a, b)
+/* Seconds on the monotonic clock, and on the wall clock. */
+double gm_mono_s(void);
+double gm_wall_s(void);
+
 #endif
 
 void gm_tracef(const gm_conn_opts *o, int level, const char *fmt, ...) GM_PRINTF(3, 4);
@@ -25,5 +29,9 @@ struct mosquitto *gm_client_new(const char *id, bool clean, int protocol, const 
 int gm_client_start(struct mosquitto *m, const gm_conn_opts *o, char *err, size_t cap);
 /* The words of a CONNACK code. */
 const char *gm_connack_words(int protocol, int rc);
+
+/* Seconds on the monotonic clock, and on the wall clock. */
+double gm_mono_s(void);
+double gm_wall_s(void);
 
 #endif
