@@ -108,6 +108,11 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		/* the grid from the lines; when it is not found or fails its
 		 * proof, the grid from the board's outline */
 		gv_locate_opts lo = {.size = size, .work_px = opts ? opts->work_px : 0};
+		if (opts) {
+			lo.trace = opts->trace;
+			lo.trace_ud = opts->trace_ud;
+			lo.dump_png = opts->dump_png;
+		}
 		rc = gv_locate(img, &lo, &g, err, cap);
 		if (!rc)
 			rc = read_grid(img, &g, size, true, out, err, cap);

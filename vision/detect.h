@@ -36,6 +36,9 @@ typedef struct gv_detect_opts {
 	int keep_corners;      /* nonzero: read the grid the corners span as
 	                          given; 0: polish them first on the lines near
 	                          them (gv_refine_corners, outline.h) */
+	void (*trace)(const char *line, void *ud); /* the locator's steps, or NULL */
+	void *trace_ud;
+	const char *dump_png;  /* the locator's line image written there, or NULL */
 } gv_detect_opts;
 
 typedef struct gv_detection {

@@ -2,6 +2,7 @@
 #include "locate.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +126,30 @@ static void min_eigvec(const double M[9], double v[3])
 			m = k;
 	for (int k = 0; k < 3; k++)
 		v[k] = V[k * 3 + m];
+}
+
+/* A line of the search's trace (gv_locate_opts.trace), when one is set. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void ltr(const gv_locate_opts *o, const char *fmt, ...)
+{
+	if (!o || !o->trace)
+		return;
+	char line[600];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	o->trace(line, o->trace_ud);
+}
+
+/* Appends a formatted number to a trace line being built. */
+static void lcat(char *line, size_t cap, const char *fmt, double v)
+{
+	size_t at = strlen(line);
+	if (at + 1 < cap)
+		snprintf(line + at, cap - at, fmt, v);
 }
 
 static double angdiff(double a, double b)
@@ -482,7 +507,7 @@ static void coverage(const seg *s, int n, int N, const double Hi[9], int lo, int
 /* Counts exactly N lines: the grid is moved by up to two lines each way
  * when that puts strong lines inside and weak ones just outside. Returns
  * true when H changed. */
-static bool shift_check(const seg *s, int n, int N, double H[9])
+static bool shift_check(const seg *s, int n, int N, double H[9], const gv_locate_opts *o)
 {
 	double Hi[9], cover[2][32];
 	if (!gv_h_invert(H, Hi))
@@ -502,12 +527,13 @@ static bool shift_check(const seg *s, int n, int N, double H[9])
 			}
 		}
 	}
-	if (getenv("GOREF_LOCATE_DEBUG"))
+	if (o && o->trace)
 		for (int d = 0; d < 2; d++) {
-			fprintf(stderr, "cover %d (shift %d):", d, shift[d]);
+			char line[600];
+			snprintf(line, sizeof line, "cover %d (shift %d):", d, shift[d]);
 			for (int k = 0; k < N + 6; k++)
-				fprintf(stderr, " %.1f", cover[d][k]);
-			fprintf(stderr, "\n");
+				lcat(line, sizeof line, " %.1f", cover[d][k]);
+			ltr(o, "%s", line);
 		}
 	if (!shift[0] && !shift[1])
 		return false;
@@ -558,7 +584,7 @@ static void orient(double H[9], int N)
 
 /* The grid from the segments, given the two peaks of their directions
  * (degrees). False with *why set when no grid fits. */
-static bool try_pair(seg *s, int nseg, const frame *frp, int p0, int p1, int N, double H_out[9],
+static bool try_pair(const gv_locate_opts *o, seg *s, int nseg, const frame *frp, int p0, int p1, int N, double H_out[9],
                      double *support_out, double *resid_out, const char **why)
 {
 	frame fr = *frp;
@@ -646,11 +672,12 @@ static bool try_pair(seg *s, int nseg, const frame *frp, int p0, int p1, int N, 
 			*why = "no board found: no evenly spaced grid lines";
 			return false;
 		}
-		if (getenv("GOREF_LOCATE_DEBUG")) {
-			fprintf(stderr, "fam %d o %.1f sp %.2f:", f, off[f], sp[f]);
+		if (o && o->trace) {
+			char line[600];
+			snprintf(line, sizeof line, "fam %d o %.1f sp %.2f:", f, off[f], sp[f]);
 			for (int k = -2; k <= N + 1; k++)
-				fprintf(stderr, " %.2f", 100 * prof_at(Q, off[f] + k * sp[f]));
-			fprintf(stderr, "\n");
+				lcat(line, sizeof line, " %.2f", 100 * prof_at(Q, off[f] + k * sp[f]));
+			ltr(o, "%s", line);
 		}
 	}
 	/* board (i, j) -> rectified: x = family 1's positions, y = family 0's */
@@ -664,15 +691,14 @@ static bool try_pair(seg *s, int nseg, const frame *frp, int p0, int p1, int N, 
 	gv_h_mul(Rwi, G, H);
 	double support = 0, resid = 0;
 	for (int it = 0; it < 6; it++) {
-		if (it >= 2 && !shift_check(s, nseg, N, H) && it >= 3)
+		if (it >= 2 && !shift_check(s, nseg, N, H, o) && it >= 3)
 			break;
 		if (!refine(s, nseg, N, H, &support, &resid)) {
 			*why = "no board found: the grid lines do not fit together";
 			return false;
 		}
 	}
-	if (getenv("GOREF_LOCATE_DEBUG"))
-		fprintf(stderr, "locate: support %.2f residual %.2f px\n", support, resid);
+	ltr(o, "locate: support %.2f residual %.2f px", support, resid);
 	*support_out = support;
 	*resid_out = resid;
 	memcpy(H_out, H, sizeof H);
@@ -734,8 +760,8 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 	rc = ridge(&small, &bin, thresh);
 	if (rc)
 		goto fail;
-	if (getenv("GOREF_LOCATE_DUMP"))
-		gv_png_write(getenv("GOREF_LOCATE_DUMP"), &bin, NULL, 0);
+	if (opts && opts->dump_png)
+		gv_png_write(opts->dump_png, &bin, NULL, 0);
 	raw = malloc(sizeof(float) * 4 * MAX_SEGS);
 	s = malloc(sizeof(seg) * MAX_SEGS);
 	if (!raw || !s) {
@@ -748,8 +774,7 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 	                 sizeof cverr);
 	if (rc)
 		goto cv_fail;
-	if (getenv("GOREF_LOCATE_DEBUG"))
-		fprintf(stderr, "locate: %dx%d, %d segments\n", small.width, small.height, nseg);
+	ltr(opts, "locate: %dx%d, %d segments", small.width, small.height, nseg);
 	/* angle histogram */
 	double hist[180] = {0};
 	for (int k = 0; k < nseg; k++) {
@@ -807,9 +832,8 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 		if (q >= 0)
 			pk[npk++] = q;
 	}
-	if (getenv("GOREF_LOCATE_DEBUG"))
-		for (int u = 0; u < npk; u++)
-			fprintf(stderr, "peak %d: %d deg (%.0f)\n", u, pk[u], sm[pk[u]]);
+	for (int u = 0; u < npk; u++)
+		ltr(opts, "peak %d: %d deg (%.0f)", u, pk[u], sm[pk[u]]);
 	double H[9], support = 0, resid = 0, best = -1;
 	const char *why = "no board found";
 	for (int u = 0; u < npk; u++)
@@ -818,7 +842,7 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 				continue;
 			double Ht[9], sup, res;
 			const char *w = NULL;
-			if (!try_pair(s, nseg, &fr, pk[u], pk[v], N, Ht, &sup, &res, &w)) {
+			if (!try_pair(opts, s, nseg, &fr, pk[u], pk[v], N, Ht, &sup, &res, &w)) {
 				if (best < 0)
 					why = w;
 				continue;

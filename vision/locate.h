@@ -29,6 +29,11 @@ typedef struct gv_locate_opts {
 	                 for the search (0 means 800, the value measured; 512 to
 	                 1024 give the same corners on the datasets); never
 	                 enlarged */
+	/* diagnosis: each step of the search as a line (no newline), when set */
+	void (*trace)(const char *line, void *ud);
+	void *trace_ud;
+	const char *dump_png; /* when set: the line image the search works on is
+	                         written there */
 } gv_locate_opts;
 
 typedef struct gv_grid {
@@ -40,9 +45,8 @@ typedef struct gv_grid {
 	                       their fitted grid lines (at the working scale) */
 } gv_grid;
 
-/* Locates the grid in img (RGB or grey). For diagnosis, the environment
- * variable GOREF_LOCATE_DEBUG (any value) prints the steps on stderr and
- * GOREF_LOCATE_DUMP=FILE.png writes the line image the search works on. Returns 0, GV_EINVAL,
+/* Locates the grid in img (RGB or grey). For diagnosis, opts->trace gets
+ * the steps and opts->dump_png the line image. Returns 0, GV_EINVAL,
  * GV_ENOMEM, GV_ECV, or GV_ENOTFOUND when no grid of that size is found;
  * a message in err[0..cap) on failure. */
 int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, char *err, size_t cap);

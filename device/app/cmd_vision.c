@@ -22,6 +22,22 @@
 int cmd_detect(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 
+
+static void locate_trace_to_stderr(const char *line, void *ud)
+{
+	(void)ud;
+	fputs(line, stderr);
+	fputc('\n', stderr);
+}
+
+/* GOREF_LOCATE_DEBUG: the locator's steps on stderr; GOREF_LOCATE_DUMP=FILE.png:
+ * the line image it searches written there (for diagnosis) */
+static void cli_locate_trace(gv_detect_opts *o)
+{
+	if (getenv("GOREF_LOCATE_DEBUG"))
+		o->trace = locate_trace_to_stderr;
+	o->dump_png = getenv("GOREF_LOCATE_DUMP");
+}
 static const char detect_usage[] =
 	"usage: goref detect [--json] [--overlay OUT.png] [--size N] [--camera ...]\n"
 	"                    [--corners X1,Y1,...,X4,Y4] IMAGE\n"
@@ -225,6 +241,7 @@ int cmd_detect(int argc, char **argv)
 	}
 	gv_detection d;
 	gv_detect_opts o = {.size = size};
+	cli_locate_trace(&o);
 	if (calibrated) {
 		o.K = K;
 		o.dist = dist;
@@ -659,6 +676,7 @@ int cmd_eval(int argc, char **argv)
 		double scale = fw > img.width ? (double)img.width / fw : 1;
 		gv_detection d;
 		gv_detect_opts o = {.size = size};
+		cli_locate_trace(&o);
 		double t0 = cli_cpu_ms();
 		int drc = gv_detect(&d, &img, &o, err, sizeof err);
 		double ms = cli_cpu_ms() - t0;
