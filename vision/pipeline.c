@@ -729,6 +729,13 @@ static double alignment(const gv_pipeline *p, const unsigned char *cells, const 
 	return v[m / 2];
 }
 
+/* Whether the lines' contrast a has dropped under GV_ALIGN_DROP of what it
+ * was after the last search (never, before a search set it). */
+static bool lines_gone(const gv_pipeline *p, double a)
+{
+	return p->align_ref > 0 && a < GV_ALIGN_DROP * p->align_ref;
+}
+
 /* Reads the frame: classify, hold what is hidden or unsure. 1 with an
  * observation, 0 none (the grid no longer fits the image), <0 error. */
 static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, gv_observation *obs, char *err, size_t cap)
@@ -812,14 +819,14 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	 * of a cell takes away; a drop searches at once, and otherwise a
 	 * search every few seconds follows drift. */
 	double align = alignment(p, cells, feat);
-	bool due = !p->have_search || align < 0 || align < GV_ALIGN_DROP * p->align_ref || clock_due ||
+	bool due = !p->have_search || align < 0 || lines_gone(p, align) || clock_due ||
 	           p->far_pending;
 	if (p->debug)
 		tr(p, "t %.2f reading: alignment %.3f (after the last search %.3f)", t, align, p->align_ref);
 	/* once a second at most while the board stays hidden */
 	if (p->o.relocate && p->have_obs && due && (!p->hidden_reading || !p->have_search || t - p->search_t >= 1.0) &&
 	    (!p->have_search || p->far_pending || p->drift_pending || t - p->search_t >= p->search_wait - 1e-6)) {
-		bool by_clock = p->have_search && align >= 0 && align >= GV_ALIGN_DROP * p->align_ref;
+		bool by_clock = p->have_search && align >= 0 && !lines_gone(p, align);
 		tr(p, "t %.2f search: alignment %.3f (after the last search %.3f)%s%s%s", t, align, p->align_ref,
 		   by_clock ? ", by the clock" : "", p->far_pending ? ", a far move pending" : "",
 		   p->drift_pending ? ", a drift pending" : "");
@@ -926,7 +933,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	p->have_feat = true;
 	if (p->o.relocate && p->have_obs && p->search_t == t) {
 		double a = relocated ? alignment(p, cells, feat) : align;
-		if (!relocated && p->align_ref > 0 && a < GV_ALIGN_DROP * p->align_ref) {
+		if (!relocated && lines_gone(p, a)) {
 			/* the search kept the grid in use, yet its lines are gone
 			 * (a hand over the board, or a move the search did not see
 			 * yet): the reference stays, so that the next reading
@@ -983,8 +990,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	/* a grid whose lines are gone and that no search has replaced is off
 	 * (a camera that moved): its square middles are not where the
 	 * references were taken, and must not become them */
-	bool off = !relocated && p->o.relocate && p->have_ref && align >= 0 && p->align_ref > 0 &&
-	           align < GV_ALIGN_DROP * p->align_ref;
+	bool off = !relocated && p->o.relocate && p->have_ref && align >= 0 && lines_gone(p, align);
 	/* the square middles become the reference, but for the hidden ones and
 	 * those next to them (a hand's edge may pass the test on a few squares:
 	 * they must not become the reference) */
