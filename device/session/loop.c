@@ -202,14 +202,14 @@ int gd_loop_command(gd_loop *l, double t, gr_command cmd, gr_color color, bool l
 	t += l->offset;
 	if (l->st.last_t > t)
 		t = l->st.last_t; /* a command between two frames: never back in time */
+	if (!l->ref) { /* refused before the journal: a resume must not meet it */
+		snprintf(err, cap, "no board seen yet: '%s' has no game to go to", gr_command_name(cmd));
+		return GV_EINVAL;
+	}
 	if (log) {
 		int rc = log_entry(l, gr_obslog_write_command(t, cmd, color, l->line, LINE_CAP), err, cap);
 		if (rc)
 			return rc;
-	}
-	if (!l->ref) {
-		snprintf(err, cap, "no board seen yet: '%s' has no game to go to", gr_command_name(cmd));
-		return GV_EINVAL;
 	}
 	l->st.last_t = t;
 	if (gr_referee_command(l->ref, t, cmd, color) != 0) {
