@@ -82,6 +82,17 @@
  * cell further from the click (cells). */
 #ifndef GV_REFINE_REACH /* tests/vision_heldout.py builds with other values */
 #define GV_REFINE_REACH 0.7
+/* ---- the classifier (classify.c) ---- */
+
+/* A board's cells are this many times longer from player to player than
+ * across (article 32: 2.45-2.55 cm along, 2.3-2.4 cm across; Japanese
+ * boards 2.37 by 2.2). The camera recovered from the grid, and so where a
+ * stone's middle stands off its point seen at an angle, takes it into
+ * account; square cells are tried as well, and of the three the one under
+ * which the two estimates of the focal length agree is taken. From the
+ * rules' text, not from photos. */
+#define GV_CELL_ASPECT 1.065
+
 #endif
 /* The polished grid is taken only when its line score beats the clicked
  * one's by this share (by reasoning: noise in the score is smaller). */
