@@ -437,25 +437,41 @@ static void observe_at(gr_referee *ref, double t, unsigned char *cells, int pt, 
 	assert_int_equal(gr_referee_observe(ref, t, cells), 0);
 }
 
+/* A 9x9 referee with options o, R and cells cleared, the empty board seen at t = 1. */
+static gr_referee *handicap_start(const gr_referee_options *o, unsigned char *cells)
+{
+	gr_referee *ref;
+	memset(&R, 0, sizeof R);
+	R.size = 9;
+	memset(cells, GR_EMPTY, 9 * 9);
+	assert_int_equal(gr_referee_new(&ref, 9, o, on_event, &R), 0);
+	observe_at(ref, 1, cells, -1, GR_EMPTY);
+	return ref;
+}
+
+/* Black stones at C7 and G3 put down one by one from t = 2, each position
+ * seen once, or twice when twice is true. */
+static void handicap_two(gr_referee *ref, unsigned char *cells, bool twice)
+{
+	observe_at(ref, 2, cells, 2 * 9 + 2, GR_BLACK);
+	if (twice)
+		observe_at(ref, 3, cells, -1, GR_EMPTY);
+	observe_at(ref, 4, cells, 6 * 9 + 6, GR_BLACK);
+	if (twice)
+		observe_at(ref, 5, cells, -1, GR_EMPTY);
+}
+
 static void test_handicap_setup(void **s)
 {
 	(void)s;
 	gr_referee_options o;
 	gr_referee_options_init(&o);
 	o.setup = true;
-	gr_referee *ref;
 	unsigned char cells[9 * 9];
 
 	/* three handicap stones, each seen twice, then White's first move */
-	memset(&R, 0, sizeof R);
-	R.size = 9;
-	memset(cells, GR_EMPTY, sizeof cells);
-	assert_int_equal(gr_referee_new(&ref, 9, &o, on_event, &R), 0);
-	observe_at(ref, 1, cells, -1, GR_EMPTY);
-	observe_at(ref, 2, cells, 2 * 9 + 2, GR_BLACK);
-	observe_at(ref, 3, cells, -1, GR_EMPTY);
-	observe_at(ref, 4, cells, 6 * 9 + 6, GR_BLACK);
-	observe_at(ref, 5, cells, -1, GR_EMPTY);
+	gr_referee *ref = handicap_start(&o, cells);
+	handicap_two(ref, cells, true);
 	observe_at(ref, 6, cells, 2 * 9 + 6, GR_BLACK);
 	observe_at(ref, 7, cells, -1, GR_EMPTY);
 	assert_int_equal(R.n, 0);
@@ -471,11 +487,7 @@ static void test_handicap_setup(void **s)
 	gr_referee_free(ref);
 
 	/* one black stone is no handicap: Black's first move */
-	memset(&R, 0, sizeof R);
-	R.size = 9;
-	memset(cells, GR_EMPTY, sizeof cells);
-	assert_int_equal(gr_referee_new(&ref, 9, &o, on_event, &R), 0);
-	observe_at(ref, 1, cells, -1, GR_EMPTY);
+	ref = handicap_start(&o, cells);
 	observe_at(ref, 2, cells, 2 * 9 + 2, GR_BLACK);
 	observe_at(ref, 3, cells, -1, GR_EMPTY);
 	observe_at(ref, 4, cells, 6 * 9 + 6, GR_WHITE);
@@ -485,29 +497,17 @@ static void test_handicap_setup(void **s)
 	gr_referee_free(ref);
 
 	/* two handicap stones, then White passes by command */
-	memset(&R, 0, sizeof R);
-	R.size = 9;
-	memset(cells, GR_EMPTY, sizeof cells);
-	assert_int_equal(gr_referee_new(&ref, 9, &o, on_event, &R), 0);
-	observe_at(ref, 1, cells, -1, GR_EMPTY);
-	observe_at(ref, 2, cells, 2 * 9 + 2, GR_BLACK);
-	observe_at(ref, 3, cells, 6 * 9 + 6, GR_BLACK);
-	assert_int_equal(gr_referee_command(ref, 4, GR_CMD_PASS, GR_WHITE), 0);
+	ref = handicap_start(&o, cells);
+	handicap_two(ref, cells, false);
+	assert_int_equal(gr_referee_command(ref, 6, GR_CMD_PASS, GR_WHITE), 0);
 	EXPECT(&R, "pass W #1");
 	assert_int_equal(gr_record_setup_count(gr_referee_record(ref)), 2);
 	gr_referee_free(ref);
 
-	/* without the option the same stones are Black's double moves */
+	/* without the option the same stones are Black's double move */
 	gr_referee_options_init(&o);
-	memset(&R, 0, sizeof R);
-	R.size = 9;
-	memset(cells, GR_EMPTY, sizeof cells);
-	assert_int_equal(gr_referee_new(&ref, 9, &o, on_event, &R), 0);
-	observe_at(ref, 1, cells, -1, GR_EMPTY);
-	observe_at(ref, 2, cells, 2 * 9 + 2, GR_BLACK);
-	observe_at(ref, 3, cells, -1, GR_EMPTY);
-	observe_at(ref, 4, cells, 6 * 9 + 6, GR_BLACK);
-	observe_at(ref, 5, cells, -1, GR_EMPTY);
+	ref = handicap_start(&o, cells);
+	handicap_two(ref, cells, true);
 	assert_int_equal(gr_record_setup_count(gr_referee_record(ref)), 0);
 	assert_true(R.n >= 2 && strncmp(R.ev[1], "double_move B", 13) == 0);
 	gr_referee_free(ref);
