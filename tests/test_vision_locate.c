@@ -430,7 +430,7 @@ static void test_grid_from_the_outline(void **st)
 				snprintf(path, sizeof path, "%s/outline%d%s.png", getenv("GOREF_TEST_DUMP"), N, plain ? "p" : "c");
 				assert_int_equal(gv_png_write(path, &img, NULL, 0), 0);
 			}
-			int rc = gv_locate_outline(&img, N, &g, err, sizeof err);
+			int rc = gv_locate_outline(&img, &(gv_locate_opts){.size = N}, &g, err, sizeof err);
 			if (rc && plain)
 				fail_msg("N=%d: %s", N, err);
 			double worst = 0;

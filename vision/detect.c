@@ -1,6 +1,7 @@
 /* goref vision: a photo in, the board as seen out. See detect.h. */
 #include "detect.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,24 @@
 #include "cvwrap.h"
 #include "locate.h"
 #include "outline.h"
+#include "tuning.h"
 #include "verify.h"
+
+/* A line of the trace (gv_detect_opts.trace), when one is set. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void dtr(const gv_detect_opts *o, const char *fmt, ...)
+{
+	if (!o || !o->trace)
+		return;
+	char line[600];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	o->trace(line, o->trace_ud);
+}
 
 /* Reads the board through grid g into out (cells, confidences, proof).
  * GV_ENOTFOUND when the grid reaches beyond the photo, or (prove) when it
@@ -25,18 +43,45 @@ static int read_grid(const gv_image *img, const gv_grid *g, int size, bool prove
 	memcpy(out->corners, g->corners, sizeof g->corners);
 	out->support = g->support;
 	out->residual = g->residual;
-	int rc = gv_classify(img, g->H, size, out->cells, out->conf);
+	gv_point_features *f = malloc(sizeof *f * (size_t)size * size);
+	if (!f) {
+		if (err && cap)
+			snprintf(err, cap, "classify: out of memory");
+		return GV_ENOMEM;
+	}
+	int rc = gv_classify_features(img, g->H, size, f);
+	if (!rc)
+		rc = gv_classify_decide(f, size, out->cells, out->conf);
 	if (rc == GV_EINVAL) {
+		free(f);
 		if (err && cap)
 			snprintf(err, cap, "no board found: the grid found reaches beyond the photo");
 		return GV_ENOTFOUND;
 	}
 	if (rc) {
+		free(f);
 		if (err && cap)
 			snprintf(err, cap, "classify: out of memory");
 		return rc;
 	}
 	rc = gv_prove_grid(img, g->H, size, out->cells, &out->proof);
+	/* where the lines fail it, a grid inside the board's outline may pass
+	 * on the outline's margins and the stones */
+	if (!rc && !out->proof.ok && g->has_outline) {
+		rc = gv_prove_by_outline(g->H, size, g->outline, g->near_side, out->cells, f, &out->proof);
+		/* faint lines are the classifier's evidence too: no point of such
+		 * a board is sure */
+		if (!rc && out->proof.by_stones) {
+			int doubt = 0;
+			for (int k = 0; k < size * size; k++) {
+				doubt += out->conf[k] < 0.5f;
+				if (out->conf[k] > GV_DOUBT_CAP)
+					out->conf[k] = GV_DOUBT_CAP;
+			}
+			out->proof.doubt = doubt;
+		}
+	}
+	free(f);
 	if (!rc && prove && !out->proof.ok) {
 		if (err && cap)
 			snprintf(err, cap,
@@ -103,6 +148,11 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 				snprintf(err, cap, "bad corners: %s", why);
 		} else {
 			rc = read_grid(img, &g, size, false, out, err, cap);
+			if (!rc)
+				dtr(opts, "corners: %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f; proof spans %.2f lines %.2f beyond %.2f outer missing %d",
+				    g.corners[0], g.corners[1], g.corners[2], g.corners[3], g.corners[4], g.corners[5], g.corners[6],
+				    g.corners[7], out->proof.span_share, out->proof.line_share, out->proof.beyond_share,
+				    out->proof.outer_missing);
 		}
 	} else {
 		/* the grid from the lines; when it is not found or fails its
@@ -118,10 +168,42 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			rc = read_grid(img, &g, size, true, out, err, cap);
 		if (rc == GV_ENOTFOUND) {
 			char err2[300];
-			int rc2 = gv_locate_outline(img, size, &g, err2, sizeof err2);
+			int rc2 = gv_locate_outline(img, &lo, &g, err2, sizeof err2);
+			if (rc2)
+				dtr(opts, "outline: %s", err2);
+			if (!rc2) {
+				/* polish on the spans between the points read empty
+				 * through it, as clicked corners are (once: a second
+				 * and third round moved nothing on gobanwatcher/3) */
+				unsigned char cells[19 * 19], empty[19 * 19];
+				if (gv_classify(img, g.H, size, cells, NULL) == GV_OK) {
+					double c[8];
+					memcpy(c, g.corners, sizeof c);
+					for (int k = 0; k < size * size; k++)
+						empty[k] = cells[k] == 0;
+					char why[200];
+					gv_grid g2;
+					if (gv_refine_corners(img, size, empty, c, err2, sizeof err2) == GV_OK &&
+					    gv_grid_from_corners(c, size, img->width, img->height, &g2, why, sizeof why) == GV_OK) {
+						g2.support = g.support;
+						g2.has_outline = g.has_outline;
+						g2.near_side = g.near_side;
+						memcpy(g2.outline, g.outline, sizeof g2.outline);
+						g = g2;
+					}
+					dtr(opts, "outline: refined %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f", g.corners[0], g.corners[1],
+					    g.corners[2], g.corners[3], g.corners[4], g.corners[5], g.corners[6], g.corners[7]);
+				}
+			}
 			if (!rc2) {
 				gv_detection d2;
 				rc2 = read_grid(img, &g, size, true, &d2, err2, sizeof err2);
+				dtr(opts, "outline: corners %.0f,%.0f %.0f,%.0f %.0f,%.0f %.0f,%.0f score %.3f; proof spans %.2f lines %.2f beyond %.2f outer missing %d; margins %.2f %.2f %.2f %.2f, %d stones off by %.2f, %d points in doubt: %s",
+				    g.corners[0], g.corners[1], g.corners[2], g.corners[3], g.corners[4], g.corners[5], g.corners[6],
+				    g.corners[7], g.support, d2.proof.span_share, d2.proof.line_share, d2.proof.beyond_share,
+				    d2.proof.outer_missing, d2.proof.margin[0], d2.proof.margin[1], d2.proof.margin[2],
+				    d2.proof.margin[3], d2.proof.stones, d2.proof.stone_off, d2.proof.doubt,
+				    d2.proof.ok ? (d2.proof.by_stones ? "passed by the stones" : "passed") : "failed");
 				if (!rc2) {
 					*out = d2;
 					rc = GV_OK;

@@ -2,6 +2,7 @@
 #include "outline.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -86,37 +87,53 @@ static void grid_in_quad(const double Q[9], int n, const double m[4], double H[9
 }
 
 /* Best margins for one family (fam 1: left and right, fam 0: top and bottom)
- * with the other family's at m's values. */
-static double best_margins(const gv_image *g, const double Q[9], int n, int fam, double m[4])
+ * with the other family's at m's values: every pair of margins on steps of
+ * GV_OUTLINE_FINE cells over the whole range (a coarse-to-fine search fell
+ * into the wrong basin: the score's peak is a few hundredths of a cell
+ * wide), scored on a profile of the ridge across the quad measured once:
+ * prof[k] the mean ridge along the family's line at the fraction
+ * k / (GV_OUTLINE_PROF - 1) of the quad, sampled in the spans of the other
+ * family's lattice as it stands. */
+static double best_margins(const gv_image *g, const double Q[9], int n, int fam, double m[4], const double maxm[4])
 {
 	int lo = fam ? 0 : 1, hi = fam ? 2 : 3;
-	double best = -1, bl = m[lo], bh = m[hi];
-	for (double step = GV_OUTLINE_STEP, span = GV_OUTLINE_MAX_MARGIN; step >= GV_OUTLINE_STEP / 8;
-	     span = 2 * step, step /= 2) {
-		double cl = bl, ch = bh;
-		for (double a = cl - span; a <= cl + span + 1e-9; a += step)
-			for (double b = ch - span; b <= ch + span + 1e-9; b += step) {
-				if (a < GV_OUTLINE_MIN_MARGIN || b < GV_OUTLINE_MIN_MARGIN || a > GV_OUTLINE_MAX_MARGIN ||
-				    b > GV_OUTLINE_MAX_MARGIN)
-					continue;
-				double mm[4];
-				memcpy(mm, m, sizeof mm);
-				mm[lo] = a;
-				mm[hi] = b;
-				double H[9];
-				grid_in_quad(Q, n, mm, H);
-				/* a coarse step looks for the lines over as wide a band
-				 * as its lattices may drift: the score is smoothed to the
-				 * step, and the finer steps sharpen it */
-				int reach = (int)ceil(step / 2 / GV_OUTLINE_SLACK);
-				double sc = family_score(g, H, n, fam, reach < 1 ? 1 : reach);
-				if (sc > best) {
-					best = sc;
-					bl = a;
-					bh = b;
-				}
+	double H[9];
+	grid_in_quad(Q, n, m, H);
+	double ext = n - 1 + m[lo] + m[hi];
+	static const int per = 3;
+	double prof[GV_OUTLINE_PROF];
+	for (int k = 0; k < GV_OUTLINE_PROF; k++) {
+		double pos = (double)k / (GV_OUTLINE_PROF - 1) * ext - m[lo], sum = 0;
+		for (int s = 0; s + 1 < n; s++)
+			for (int t = 1; t <= per; t++) {
+				double a = s + (double)t / (per + 1);
+				double u = fam ? pos : a, v = fam ? a : pos;
+				sum += ridge(g, H, u, v, fam ? 1 : 0, fam ? 0 : 1, 1);
 			}
+		prof[k] = sum / (per * (n - 1));
 	}
+	double best = -1, bl = m[lo], bh = m[hi];
+	int sa = (int)lround((maxm[lo] - GV_OUTLINE_MIN_MARGIN) / GV_OUTLINE_FINE);
+	int sb = (int)lround((maxm[hi] - GV_OUTLINE_MIN_MARGIN) / GV_OUTLINE_FINE);
+	for (int ia = 0; ia <= sa; ia++)
+		for (int ib = 0; ib <= sb; ib++) {
+			double a = GV_OUTLINE_MIN_MARGIN + ia * GV_OUTLINE_FINE, b = GV_OUTLINE_MIN_MARGIN + ib * GV_OUTLINE_FINE;
+			double sum = 0, outer = 1e9;
+			for (int line = 0; line < n; line++) {
+				double x = (line + a) / (n - 1 + a + b) * (GV_OUTLINE_PROF - 1);
+				int i = (int)x;
+				double f = x - i, r = i + 1 < GV_OUTLINE_PROF ? prof[i] * (1 - f) + prof[i + 1] * f : prof[i];
+				sum += r;
+				if ((line == 0 || line == n - 1) && r < outer)
+					outer = r;
+			}
+			double sc = sum / n + outer;
+			if (sc > best) {
+				best = sc;
+				bl = a;
+				bh = b;
+			}
+		}
 	m[lo] = bl;
 	m[hi] = bh;
 	return best;
@@ -158,8 +175,25 @@ static double polish(const gv_image *g, int n, double c[8], double start, const 
 	return best;
 }
 
-int gv_locate_outline(const gv_image *img, int size, gv_grid *out, char *err, size_t cap)
+/* A line of the trace (gv_locate_opts.trace), when one is set. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void otr(const gv_locate_opts *o, const char *fmt, ...)
 {
+	if (!o || !o->trace)
+		return;
+	char line[600];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	o->trace(line, o->trace_ud);
+}
+
+int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, char *err, size_t cap)
+{
+	int size = opts && opts->size ? opts->size : 19;
 	if (!img || !img->data || !out || (size != 9 && size != 13 && size != 19)) {
 		snprintf(err, cap, "outline: bad argument");
 		return GV_EINVAL;
@@ -176,6 +210,10 @@ int gv_locate_outline(const gv_image *img, int size, gv_grid *out, char *err, si
 	double quad[8], share = 0;
 	if (!rc) {
 		rc = gv_cv_bright_quad(&small, quad, &share, err, cap);
+		if (!rc)
+			otr(opts, "outline: bright quad %.0f,%.0f %.0f,%.0f %.0f,%.0f %.0f,%.0f (photo px), %.2f of the photo",
+			    quad[0] / scale, quad[1] / scale, quad[2] / scale, quad[3] / scale, quad[4] / scale,
+			    quad[5] / scale, quad[6] / scale, quad[7] / scale, share);
 		if (rc == GV_ENOTFOUND || (!rc && share < GV_OUTLINE_MIN_SHARE)) {
 			snprintf(err, cap, "no board found: no board-like bright quadrilateral in the photo");
 			rc = GV_ENOTFOUND;
@@ -189,11 +227,28 @@ int gv_locate_outline(const gv_image *img, int size, gv_grid *out, char *err, si
 			rc = GV_ENOTFOUND;
 		} else {
 			double m[4] = {0.6, 0.6, 0.6, 0.6};
+			/* the side of the quad nearest the camera (the longest seen)
+			 * may show the board's front face below its top: a wider
+			 * margin there. Sides: 0 left (corner 3 to 0), 1 top (0 to
+			 * 1), 2 right (1 to 2), 3 bottom (2 to 3). */
+			double maxm[4], longest = 0;
+			int near = 0;
+			for (int k = 0; k < 4; k++) {
+				int a = (k + 3) % 4, b = k;
+				double len = hypot(quad[2 * b] - quad[2 * a], quad[2 * b + 1] - quad[2 * a + 1]);
+				if (len > longest) {
+					longest = len;
+					near = k;
+				}
+			}
+			for (int k = 0; k < 4; k++)
+				maxm[k] = k == near ? GV_OUTLINE_MAX_MARGIN_NEAR : GV_OUTLINE_MAX_MARGIN;
 			/* each family's margins with the other's as they stand; twice */
 			for (int pass = 0; pass < 2; pass++) {
-				best_margins(&small, Q, size, 1, m);
-				best_margins(&small, Q, size, 0, m);
+				best_margins(&small, Q, size, 1, m, maxm);
+				best_margins(&small, Q, size, 0, m, maxm);
 			}
+			otr(opts, "outline: margins l %.2f t %.2f r %.2f b %.2f", m[0], m[1], m[2], m[3]);
 			double H[9], c[8];
 			grid_in_quad(Q, size, m, H);
 			gv_h_corners(H, size, c);
@@ -208,6 +263,10 @@ int gv_locate_outline(const gv_image *img, int size, gv_grid *out, char *err, si
 			}
 			out->size = size;
 			out->support = sc;
+			out->has_outline = 1;
+			out->near_side = near;
+			for (int k = 0; k < 8; k++)
+				out->outline[k] = quad[k] / scale;
 			out->residual = 0;
 		}
 	}

@@ -20,8 +20,10 @@
 #include "locate.h"
 
 /* Fills out (corners, H, size; support = the line score reached) or returns
- * GV_ENOTFOUND, GV_EINVAL, GV_ENOMEM or GV_ECV with a message. */
-int gv_locate_outline(const gv_image *img, int size, gv_grid *out, char *err, size_t cap);
+ * GV_ENOTFOUND, GV_EINVAL, GV_ENOMEM or GV_ECV with a message. opts gives
+ * the size (0: 19) and the trace (its other fields are not used); NULL: 19,
+ * no trace. */
+int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, char *err, size_t cap);
 
 /* Polishes a grid whose four corners a person clicked (x y clockwise from
  * the top-left, pixels of img; clicks are a few pixels off, a tenth or two

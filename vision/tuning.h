@@ -45,6 +45,32 @@
  * scores near 1. Set after that look, midway: not held out. */
 #define GV_PROOF_MAX_BEYOND_SHARE 0.75
 
+/* The second way to pass (gv_prove_by_outline), for a grid found inside
+ * the board's outline where lines are few or faint (a dense endgame, a
+ * coloured light). The outline must lie beyond every outer line by a
+ * margin in cells within these bounds (a real board's is 0.3-1 cell; the
+ * side nearest the camera may show the board's front face as well, as in
+ * GV_OUTLINE_MAX_MARGIN_NEAR). A lattice a line off has an outer line
+ * on the margin or beyond the outline on one side (margin under 0) and a
+ * margin of more than a cell on the other. By reasoning, before scoring. */
+#define GV_PROOF_MARGIN_MIN 0.1
+#define GV_PROOF_MARGIN_MAX 1.2
+#define GV_PROOF_MARGIN_MAX_NEAR 2.5
+/* At least this many points read as stones, and their median distance
+ * from where a stone on the point would show (the classifier's best
+ * placement against the camera's angle; it looks within 0.3 cell either
+ * way on steps of 0.15) at most this many cells: a lattice half a cell off
+ * puts the stones 0.3 away or more (as far as the placement looks). First
+ * set at 0.15 (one step) by reasoning; on gobanwatcher/3's right grids the
+ * median was one diagonal step (0.21), so it was raised to 0.25, between
+ * that and 0.3: set after looking at gobanwatcher/3, not held out there. */
+#define GV_PROOF_MIN_STONES 20
+#define GV_PROOF_STONE_OFF 0.25
+/* ... and a line shows on at least this share of the open spans of each
+ * family (more than not; the stones and the outline carry the rest). By
+ * reasoning. */
+#define GV_PROOF_STONE_SPAN_SHARE 0.5
+
 /* ---- the grid from the board's outline (outline.c) ---- */
 
 /* The photo is searched at this many pixels on its longer side. */
@@ -53,12 +79,22 @@
  * board (a board photographed to be refereed fills a good part of it). */
 #define GV_OUTLINE_MIN_SHARE 0.08
 /* The margins searched between the outline and the outer lines, in cells:
- * a real board's is 0.5-1 cell; seen steeply, the board's front face adds
- * up to about a cell more at the near edge. */
+ * a real board's is 0.3-1 cell; seen steeply, the board's front face adds
+ * up to about a cell more at the near edge: the side of the outline
+ * nearest the camera (its longest) is searched up to
+ * GV_OUTLINE_MAX_MARGIN_NEAR, the others up to GV_OUTLINE_MAX_MARGIN (was
+ * 2.5 on every side: on gobanwatcher/3, under pink and cyan light, margins
+ * of 2.3 cells on both sides won, a lattice squeezed onto the stones; the
+ * new bound was set by the reasoning above, after that look). */
 #define GV_OUTLINE_MIN_MARGIN 0.0
-#define GV_OUTLINE_MAX_MARGIN 2.5
-/* The first step of the margin search, in cells (then halved three times). */
-#define GV_OUTLINE_STEP 0.2
+#define GV_OUTLINE_MAX_MARGIN GV_PROOF_MARGIN_MAX
+#define GV_OUTLINE_MAX_MARGIN_NEAR GV_PROOF_MARGIN_MAX_NEAR
+/* The margins are tried on steps of this many cells (every pair of a
+ * family's two margins), on a profile of the ridge across the quad at this
+ * many places (a few hundredths of a cell apart: a grid line is a tenth of
+ * a cell wide or less). By reasoning, not tuned. */
+#define GV_OUTLINE_FINE 0.02
+#define GV_OUTLINE_PROF 1200
 /* A line's ridge: the darkest of three places this far apart across it (in
  * cells) against its sides this far away; each sample's contrast counts up
  * to the cap (a black stone's rim must not outweigh many thin lines). */

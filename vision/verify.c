@@ -3,8 +3,10 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "classify.h"
 #include "geom.h"
 #include "tuning.h"
 
@@ -147,5 +149,80 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 	}
 	out->ok = out->span_share >= GV_PROOF_MIN_SPAN_SHARE && out->line_share >= GV_PROOF_MIN_LINE_SHARE &&
 	          out->beyond_share <= GV_PROOF_MAX_BEYOND_SHARE && out->outer_missing == 0;
+	return GV_OK;
+}
+
+/* Where the line through board points a and b crosses the line
+ * (fam 1) u = c, or (fam 0) v = c: the other coordinate. */
+static double cross_at(const double a[2], const double b[2], int fam, double c)
+{
+	int k = fam ? 0 : 1;
+	double d = b[k] - a[k];
+	if (fabs(d) < 1e-12)
+		return 1e9;
+	double t = (c - a[k]) / d;
+	return a[1 - k] + t * (b[1 - k] - a[1 - k]);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+int gv_prove_by_outline(const double H[9], int size, const double outline[8], int near_side,
+                        const unsigned char *cells, const gv_point_features *f, gv_proof *out)
+{
+	if (!H || !outline || !cells || !f || !out || size < 2 || size > 19)
+		return GV_EINVAL;
+	double Hi[9], q[4][2];
+	if (!gv_h_invert(H, Hi))
+		return GV_EINVAL;
+	for (int k = 0; k < 4; k++)
+		if (!gv_h_apply(Hi, outline[2 * k], outline[2 * k + 1], &q[k][0], &q[k][1]))
+			return GV_EINVAL;
+	/* each side of the outline, a line in board coordinates too: how far
+	 * beyond the outer line it runs, at both ends of that line */
+	double n1 = size - 1;
+	bool margins_ok = true;
+	for (int side = 0; side < 4; side++) {
+		/* side 0 left (corners 3, 0), 1 top (0, 1), 2 right (1, 2), 3 bottom (2, 3) */
+		const double *a = q[(side + 3) % 4], *b = q[side];
+		int fam = side == 0 || side == 2 ? 0 : 1; /* the coordinate along the side: v for left/right */
+		double m = 1e9;
+		for (int end = 0; end < 2; end++) {
+			double x = cross_at(a, b, fam, end ? n1 : 0); /* u (left/right) or v (top/bottom) there */
+			double d = side == 0 || side == 1 ? -x : x - n1;
+			if (d < m)
+				m = d;
+		}
+		out->margin[side] = m;
+		double hi = side == near_side ? GV_PROOF_MARGIN_MAX_NEAR : GV_PROOF_MARGIN_MAX;
+		if (!(m >= GV_PROOF_MARGIN_MIN && m <= hi))
+			margins_ok = false;
+	}
+	double *off = malloc(sizeof(double) * (size_t)size * size);
+	if (!off)
+		return GV_ENOMEM;
+	int ns = 0;
+	for (int k = 0; k < size * size; k++) {
+		if (cells[k] != 1 && cells[k] != 2)
+			continue;
+		double du = cells[k] == 1 ? f[k].bu - f[k].pu : f[k].wu - f[k].pu;
+		double dv = cells[k] == 1 ? f[k].bv - f[k].pv : f[k].wv - f[k].pv;
+		off[ns++] = hypot(du, dv);
+	}
+	out->stones = ns;
+	out->stone_off = 0;
+	if (ns) {
+		qsort(off, (size_t)ns, sizeof *off, cmp_double);
+		out->stone_off = off[ns / 2];
+	}
+	free(off);
+	bool stones_ok = ns >= GV_PROOF_MIN_STONES && out->stone_off <= GV_PROOF_STONE_OFF;
+	out->by_stones = margins_ok && stones_ok && out->span_share >= GV_PROOF_STONE_SPAN_SHARE &&
+	                 out->beyond_share <= GV_PROOF_MAX_BEYOND_SHARE;
+	if (out->by_stones)
+		out->ok = 1;
 	return GV_OK;
 }

@@ -28,6 +28,16 @@ typedef struct gv_proof {
 	                        outer line, of the four sides */
 	int outer_missing;   /* outer lines judged that do not show */
 	int ok;           /* 1: the grid passes (see GV_PROOF_* in tuning.h), 0: it fails */
+	/* The second way to pass (gv_prove_by_outline), where the lines are
+	 * few or faint (a dense endgame, a coloured light): */
+	double margin[4];    /* the board's outline beyond the outer lines, in
+	                        cells, left, top, right, bottom (the least of
+	                        each side's two ends); 0 when no outline */
+	int stones;          /* points read as stones */
+	double stone_off;    /* their median distance (cells) from where the
+	                        camera's angle puts a stone's middle */
+	int by_stones;       /* 1: passed the second way */
+	int doubt;           /* then: points read with a confidence under 0.5 */
 } gv_proof;
 
 /* How much a thin dark line shows at board point (u, v) of the plane H maps
@@ -44,5 +54,20 @@ bool gv_line_contrast(const gv_image *img, const double H[9], double u, double v
  * channels) with what the classifier read (cells[j * size + i], 0 empty).
  * Returns 0 or GV_EINVAL. */
 int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsigned char *cells, gv_proof *out);
+
+/* The second way to pass, for a grid that failed gv_prove_grid (out holds
+ * its result; out->ok is set when this passes): the board's outline
+ * (outline[8], the top face's corners clockwise from the top-left, near its
+ * side nearest the camera, as in gv_grid) lies a margin outside the outer
+ * lines on all four sides (GV_PROOF_MARGIN_*: a lattice a line off puts an
+ * outer line on the margin or beyond it), the stones read
+ * (cells[k] 1 or 2, with what the classifier measured f[k]) stand where
+ * stones on the points would (a lattice off by half a cell puts them
+ * between), and a line shows on at least GV_PROOF_STONE_SPAN_SHARE of the
+ * open spans. f is a gv_point_features array (classify.h). Returns 0 or
+ * GV_EINVAL. */
+struct gv_point_features;
+int gv_prove_by_outline(const double H[9], int size, const double outline[8], int near_side,
+                        const unsigned char *cells, const struct gv_point_features *f, gv_proof *out);
 
 #endif
