@@ -71,6 +71,24 @@
  * reasoning. */
 #define GV_PROOF_STONE_SPAN_SHARE 0.5
 
+/* ---- reading a photo (detect, eval) ---- */
+
+/* detect and eval read a JPEG at the smallest of the decoder's fast DCT
+ * scales (1/2, 1/4, 1/8) that keeps at least this many pixels on its
+ * longer side (gv_imread_work, imgio.h); a smaller one is read whole. The
+ * locator works on an 800 px copy (locate.c's default, GV_OUTLINE_WORK_PX),
+ * but the classifier reads the stones from the picture as read, by
+ * bilinear samples a tenth to a fifth of a cell apart: imago/t1's eleven
+ * 2048 x 1536 photos read at 1/2 (1024 px, about 30 px a cell) kept every
+ * point's colour, but one empty edge point's confidence fell from 1.0 to
+ * 0.69 (through the same grid: the DCT scale's 2x2 means, not the grid),
+ * one sure point fewer. At 1600 those photos are read whole, as before,
+ * and the same photos at twice the size (4096 x 3072, 12.6 MP) are read at
+ * 1/2 with the figures of the originals (at 1/4 they lose that point). */
+#ifndef GV_READ_MIN_PX /* other values for measuring: -DGV_READ_MIN_PX=N */
+#define GV_READ_MIN_PX 1600
+#endif
+
 /* ---- the grid from the board's outline (outline.c) ---- */
 
 /* The photo is searched at this many pixels on its longer side. */
