@@ -43,8 +43,8 @@ for r in $(seq "$RUNS"); do
 	dry=$("$load" --dry --hall h0 --board b01 --events "$EVENTS" --rate "$RATE" --quiet | tail -1)
 	pub=$("$load" --mqtt "$broker" --hall h0 --board b01 --password pw-b01 --events "$EVENTS" --rate "$RATE" \
 		--quiet | tail -1)
-	d=$(echo "$dry" | field cpu_ms_while_publishing)
-	p=$(echo "$pub" | field cpu_ms_while_publishing)
+	d=$(echo "$dry" | field cpu_ms_window)
+	p=$(echo "$pub" | field cpu_ms_window)
 	a=$(echo "$pub" | field acked)
 	awk -v d="$d" -v p="$p" -v n="$EVENTS" -v a="$a" 'BEGIN {
 		printf "  run: dry %.1f ms, publishing %.1f ms, %d acknowledged: %.3f ms a event more\n", d, p, a, (p - d) / n }'
