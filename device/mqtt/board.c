@@ -122,6 +122,8 @@ static void rewind_window(gm_board *b)
 	b->nfl = 0;
 }
 
+static void on_log(struct mosquitto *m, void *obj, int level, const char *str);
+
 static void on_connect(struct mosquitto *m, void *obj, int rc, int flags, const mosquitto_property *props)
 {
 	(void)flags;
@@ -137,6 +139,13 @@ static void on_connect(struct mosquitto *m, void *obj, int rc, int flags, const 
 			          b->hall, gm_connack_words(MQTT_PROTOCOL_V5, rc));
 		return;
 	}
+	/* While connected, no log callback: with one, libmosquitto formats every
+	 * line it logs (a malloc and a vsnprintf for each packet sent and read,
+	 * most of the user-space work of an event) for us to drop all but its
+	 * warnings and errors; a connection's errors come back as return codes
+	 * (traced as the broker lost), and the callback is set again for the
+	 * next connection's. */
+	mosquitto_log_callback_set(m, NULL);
 	mosquitto_publish(m, NULL, b->t_status, 6, "online", 1, true);
 	mosquitto_subscribe(m, NULL, b->t_resend, 1);
 	if (b->control_user[0])
@@ -159,6 +168,7 @@ static void on_disconnect(struct mosquitto *m, void *obj, int rc, const mosquitt
 	(void)m;
 	(void)props;
 	gm_board *b = obj;
+	mosquitto_log_callback_set(b->m, on_log);
 	pthread_mutex_lock(&b->mu);
 	bool was = b->connected;
 	b->connected = false;
@@ -363,6 +373,7 @@ int gm_board_new(gm_board **out, const gm_board_opts *o, char *err, size_t cap)
  * later. */
 static void lost(gm_board *b, int rc, double now)
 {
+	mosquitto_log_callback_set(b->m, on_log);
 	pthread_mutex_lock(&b->mu);
 	bool was = b->connected;
 	b->connected = false;
