@@ -68,9 +68,12 @@ static int read_grid(const gv_image *img, const gv_grid *g, int size, bool prove
 	/* where the lines fail it, a grid inside the board's outline may pass
 	 * on the outline's margins and the stones */
 	if (!rc && !out->proof.ok && g->has_outline) {
-		rc = gv_prove_by_outline(g->H, size, g->outline, g->near_side, out->cells, f, &out->proof);
+		rc = gv_prove_by_outline(g->H, size, g->outline, out->cells, f, &out->proof);
 		/* faint lines are the classifier's evidence too: no point of such
-		 * a board is sure */
+		 * a board is sure; and a reading the classifier itself doubts (more
+		 * than GV_DOUBT_SHARE of the points under 0.5: its model of the
+		 * board does not fit, as on a lattice squeezed into a piece of the
+		 * board) cannot be the stones' evidence */
 		if (!rc && out->proof.by_stones) {
 			int doubt = 0;
 			for (int k = 0; k < size * size; k++) {
@@ -79,6 +82,8 @@ static int read_grid(const gv_image *img, const gv_grid *g, int size, bool prove
 					out->conf[k] = GV_DOUBT_CAP;
 			}
 			out->proof.doubt = doubt;
+			if (doubt > GV_DOUBT_SHARE * size * size)
+				out->proof.ok = out->proof.by_stones = 0;
 		}
 	}
 	free(f);
@@ -163,18 +168,23 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			lo.trace_ud = opts->trace_ud;
 			lo.dump_png = opts->dump_png;
 		}
+		dtr(opts, "detect: the lines");
 		rc = gv_locate(img, &lo, &g, err, cap);
+		dtr(opts, "detect: the lines' grid read");
 		if (!rc)
 			rc = read_grid(img, &g, size, true, out, err, cap);
 		if (rc == GV_ENOTFOUND) {
 			char err2[300];
+			dtr(opts, "detect: the outline");
 			int rc2 = gv_locate_outline(img, &lo, &g, err2, sizeof err2);
+			dtr(opts, "detect: the outline's grid found");
 			if (rc2)
 				dtr(opts, "outline: %s", err2);
 			if (!rc2) {
-				/* polish on the spans between the points read empty
-				 * through it, as clicked corners are (once: a second
-				 * and third round moved nothing on gobanwatcher/3) */
+				/* polished on the spans between the points read empty
+				 * through it, as clicked corners are, within
+				 * GV_OUTLINE_REFINE_REACH (once: a second and third
+				 * round moved nothing on gobanwatcher/3) */
 				unsigned char cells[19 * 19], empty[19 * 19];
 				if (gv_classify(img, g.H, size, cells, NULL) == GV_OK) {
 					double c[8];
@@ -183,11 +193,10 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 						empty[k] = cells[k] == 0;
 					char why[200];
 					gv_grid g2;
-					if (gv_refine_corners(img, size, empty, c, err2, sizeof err2) == GV_OK &&
+					if (gv_refine_corners_within(img, size, empty, c, GV_OUTLINE_REFINE_REACH, err2, sizeof err2) == GV_OK &&
 					    gv_grid_from_corners(c, size, img->width, img->height, &g2, why, sizeof why) == GV_OK) {
 						g2.support = g.support;
 						g2.has_outline = g.has_outline;
-						g2.near_side = g.near_side;
 						memcpy(g2.outline, g.outline, sizeof g2.outline);
 						g = g2;
 					}

@@ -38,5 +38,9 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
  * kept), GV_EINVAL, GV_ENOMEM or GV_ECV with a message. */
 int gv_refine_corners(const gv_image *img, int size, const unsigned char *empty, double corners[8], char *err,
                       size_t cap);
+/* The same within reach cells of the corners given (gv_refine_corners:
+ * GV_REFINE_REACH). */
+int gv_refine_corners_within(const gv_image *img, int size, const unsigned char *empty, double corners[8],
+                             double reach, char *err, size_t cap);
 
 #endif

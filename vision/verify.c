@@ -170,8 +170,8 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int gv_prove_by_outline(const double H[9], int size, const double outline[8], int near_side,
-                        const unsigned char *cells, const gv_point_features *f, gv_proof *out)
+int gv_prove_by_outline(const double H[9], int size, const double outline[8], const unsigned char *cells,
+                        const gv_point_features *f, gv_proof *out)
 {
 	if (!H || !outline || !cells || !f || !out || size < 2 || size > 19)
 		return GV_EINVAL;
@@ -197,10 +197,14 @@ int gv_prove_by_outline(const double H[9], int size, const double outline[8], in
 				m = d;
 		}
 		out->margin[side] = m;
-		double hi = side == near_side ? GV_PROOF_MARGIN_MAX_NEAR : GV_PROOF_MARGIN_MAX;
-		if (!(m >= GV_PROOF_MARGIN_MIN && m <= hi))
+		if (!(m >= GV_PROOF_MARGIN_MIN && m <= GV_PROOF_MARGIN_MAX))
 			margins_ok = false;
 	}
+	/* a board's two margins across are alike: a lattice half a cell or a
+	 * line off makes them differ by a cell or two */
+	if (fabs(out->margin[0] - out->margin[2]) > GV_PROOF_MARGIN_ASYM ||
+	    fabs(out->margin[1] - out->margin[3]) > GV_PROOF_MARGIN_ASYM)
+		margins_ok = false;
 	double *off = malloc(sizeof(double) * (size_t)size * size);
 	if (!off)
 		return GV_ENOMEM;

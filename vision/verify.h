@@ -57,17 +57,17 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 
 /* The second way to pass, for a grid that failed gv_prove_grid (out holds
  * its result; out->ok is set when this passes): the board's outline
- * (outline[8], the top face's corners clockwise from the top-left, near its
- * side nearest the camera, as in gv_grid) lies a margin outside the outer
- * lines on all four sides (GV_PROOF_MARGIN_*: a lattice a line off puts an
- * outer line on the margin or beyond it), the stones read
- * (cells[k] 1 or 2, with what the classifier measured f[k]) stand where
- * stones on the points would (a lattice off by half a cell puts them
- * between), and a line shows on at least GV_PROOF_STONE_SPAN_SHARE of the
- * open spans. f is a gv_point_features array (classify.h). Returns 0 or
- * GV_EINVAL. */
+ * (outline[8], the top face's corners clockwise from the top-left, as in
+ * gv_grid) lies a margin outside the outer lines on all four sides, alike
+ * on opposite sides (GV_PROOF_MARGIN_*: a lattice half a cell or a line
+ * off puts an outer line on the margin or beyond the outline, and makes
+ * opposite margins differ by a cell or more); at least GV_PROOF_MIN_STONES
+ * stones are read (cells[k] 1 or 2, with what the classifier measured in
+ * f[k]) and stand near where stones on the points would; and a line shows
+ * on at least GV_PROOF_STONE_SPAN_SHARE of the open spans. f is a
+ * gv_point_features array (classify.h). Returns 0, GV_EINVAL or GV_ENOMEM. */
 struct gv_point_features;
-int gv_prove_by_outline(const double H[9], int size, const double outline[8], int near_side,
-                        const unsigned char *cells, const struct gv_point_features *f, gv_proof *out);
+int gv_prove_by_outline(const double H[9], int size, const double outline[8], const unsigned char *cells,
+                        const struct gv_point_features *f, gv_proof *out);
 
 #endif
