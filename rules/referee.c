@@ -66,6 +66,14 @@ struct gr_referee {
 	bool dead[GR_MAX_POINTS];
 	unsigned char cells[GR_MAX_POINTS]; /* the last observation, by point */
 	bool observed;
+
+	/* options.setup: the handicap stones being put down on an empty board
+	 * (hc_cells: the last position seen with black stones only, row by row,
+	 * hc_n times in a row since hc_t; hc_t0: the empty board's time) */
+	bool hc_wait, hc_done;
+	double hc_t0, hc_t;
+	int hc_n;
+	unsigned char hc_cells[GR_MAX_POINTS];
 };
 
 bool gr_event_is_ruling(gr_event_type t)
@@ -978,6 +986,33 @@ static void judge_end_phase(gr_referee *r, const unsigned char *seen)
 		emit_points(r, GR_EV_UNEXPLAINED, GR_EMPTY, 0, back, nb, "Put back on the board, not dead after all: ");
 }
 
+/* options.setup: the waiting for the handicap stones ends (White's first
+ * stone, or a command). Two or more black stones waited on are the setup;
+ * fewer are no handicap: the empty board and what followed are refereed as
+ * they came. Returns 0 or an error of gr_referee_observe. */
+static int handicap_end(gr_referee *r)
+{
+	r->hc_wait = false;
+	r->hc_done = true;
+	int ncells = r->size * r->size, nblack = 0;
+	for (int i = 0; i < ncells; i++)
+		nblack += r->hc_cells[i] == GR_BLACK;
+	if (nblack >= 2) {
+		const gr_board *b = rboard(r);
+		for (int i = 0; i < ncells; i++)
+			if (r->hc_cells[i] == GR_BLACK)
+				gr_referee_setup(r, GR_BLACK, gr_pt(b, i % r->size, i / r->size));
+		return 0;
+	}
+	unsigned char empty[GR_MAX_POINTS];
+	memset(empty, GR_EMPTY, sizeof empty);
+	r->have_t = false; /* the waiting's own times, earlier than the last one */
+	int rc = gr_referee_observe(r, r->hc_t0, empty);
+	for (int k = 0; !rc && nblack && k < r->hc_n; k++)
+		rc = gr_referee_observe(r, r->hc_t, r->hc_cells);
+	return rc;
+}
+
 int gr_referee_observe(gr_referee *r, double t, const unsigned char *cells)
 {
 	if (!r || !cells || (r->have_t && t < r->t))
@@ -995,12 +1030,53 @@ int gr_referee_observe(gr_referee *r, double t, const unsigned char *cells)
 				return GR_EINVAL;
 			unseen = true;
 		}
-	r->have_t = true;
-	r->t = t;
 	/* a point not seen: this is no position. It neither plays a move nor
 	 * rules, and a change that was lasting goes on lasting through it */
-	if (unseen)
+	if (unseen) {
+		r->have_t = true;
+		r->t = t;
 		return 0;
+	}
+	if (r->opt.setup && !r->hc_done) {
+		bool white = false, black = false;
+		for (int i = 0; i < ncells; i++) {
+			white |= cells[i] == GR_WHITE;
+			black |= cells[i] == GR_BLACK;
+		}
+		if (!r->hc_wait) { /* the first position */
+			if (black || white) {
+				r->hc_done = true; /* its stones are the setup */
+				const gr_board *b = rboard(r);
+				for (int i = 0; i < ncells; i++)
+					if (cells[i] != GR_EMPTY)
+						gr_referee_setup(r, (gr_color)cells[i], gr_pt(b, i % r->size, i / r->size));
+			} else {
+				r->hc_wait = true;
+				r->hc_t0 = r->hc_t = t;
+				r->hc_n = 0;
+				memset(r->hc_cells, GR_EMPTY, (size_t)ncells);
+				r->have_t = true;
+				r->t = t;
+				return 0;
+			}
+		} else if (!white) { /* black stones only, or empty again */
+			if (memcmp(r->hc_cells, cells, (size_t)ncells) == 0) {
+				r->hc_n++;
+			} else {
+				memcpy(r->hc_cells, cells, (size_t)ncells);
+				r->hc_n = 1;
+				r->hc_t = t;
+			}
+			r->t = t;
+			return 0;
+		} else {
+			int rc = handicap_end(r);
+			if (rc)
+				return rc;
+		}
+	}
+	r->have_t = true;
+	r->t = t;
 	const gr_board *b = rboard(r);
 	unsigned char seen[GR_MAX_POINTS];
 	memset(seen, GR_OFFBOARD, sizeof seen);
@@ -1082,6 +1158,11 @@ int gr_referee_command(gr_referee *r, double t, gr_command cmd, gr_color color)
 {
 	if (!r || (r->have_t && t < r->t))
 		return GR_EINVAL;
+	if (r->hc_wait) {
+		int rc = handicap_end(r);
+		if (rc)
+			return rc;
+	}
 	r->have_t = true;
 	r->t = t;
 	char msg[300];

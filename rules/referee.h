@@ -107,6 +107,11 @@ typedef struct gr_referee_options {
 	int persist;                 /* observations a change must last before a ruling; default 2 */
 	gr_repetition_rule repetition;
 	int disturbed_threshold;     /* differing points that make a board disturbed; default 4 */
+	bool setup;                  /* a handicap game: the stones of the first position are setup
+	                                stones; when that position is empty, the black stones put down
+	                                before White's first stone are (two or more: one is Black's first
+	                                move). Until White's stone (or a command) they are only waited on:
+	                                the record shows no stone yet. Default false */
 } gr_referee_options;
 
 /* The defaults above. */
@@ -120,7 +125,8 @@ int gr_referee_new(gr_referee **out, int size, const gr_referee_options *opt, gr
 void gr_referee_free(gr_referee *r);
 
 /* Setup stones (handicap) before the first observation: they are part of
- * the record. Returns 0 or GR_EINVAL. */
+ * the record. Returns 0 or GR_EINVAL. (Or let the referee take them from the
+ * board: options.setup.) */
 int gr_referee_setup(gr_referee *r, gr_color c, int pt);
 
 /* A stable position as seen at time t: cells[y * size + x] is GR_EMPTY,

@@ -2,22 +2,30 @@
 # The figures of issue 16 (a hall of boards over MQTT), on this machine, with
 # a real mosquitto on loopback (passwords, ACL):
 #  1. a board's extra CPU for publishing: goref-mqtt-load with one board
-#     (the publisher of goref watch, polled as goref watch polls it) giving
-#     events at RATE a second, against the same run with --dry (the events
-#     made, nothing published); the whole process's CPU (every thread, user
-#     and system) from the moment the board is connected, per event;
+#     (the publisher of goref watch in goref watch's loop: FPS frames a
+#     second, the board polled once a frame, the position given after a
+#     frame with events) giving EVENTS events at RATE a second, against the
+#     same run with --dry (the same frames and events, nothing published);
+#     the whole process's CPU time (CLOCK_PROCESS_CPUTIME_ID: every thread,
+#     user and system) from the moment the board is connected to 1 s after
+#     the last event (its acknowledgement read), the difference per event;
+#     RUNS pairs, a dry run and a publishing one each, with the load average
+#     before each pair;
 #  2. the hall's lag: BOARDS boards at 1 event/s each for SECONDS s, goref
 #     hall subscribing, its page open in headless Chromium (selenium): the
 #     lag from an event's making to its tile's update on the page, and to the
 #     hall's subscriber (its --log), p50 / p99 / max.
 # usage: samples/bench_mqtt.sh [BUILD_DIR]   (default build)
-# environment: RATE (10), EVENTS (300), RUNS (3), BOARDS (50), HALL_SECONDS (60)
+# environment: RATE (10), EVENTS (300), FPS (10), RUNS (3), BOARDS (50),
+#   HALL_SECONDS (60), PARTS ("1 2": which parts)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../build}" && pwd)
 load=$build/goref-mqtt-load
 goref=$build/goref
 RATE=${RATE:-10}
+FPS=${FPS:-10}
+PARTS=${PARTS:-1 2}
 EVENTS=${EVENTS:-300}
 RUNS=${RUNS:-3}
 BOARDS=${BOARDS:-50}
@@ -37,18 +45,25 @@ mqtt_start || exit 1
 broker=127.0.0.1:$MQTT_PORT
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
-echo "== 1. a board's CPU per event ($EVENTS events at $RATE/s, $RUNS runs)"
 field() { grep -o "\"$1\":[0-9.]*" | cut -d: -f2; }
+if [[ " $PARTS " == *" 1 "* ]]; then
+echo "== 1. a board's CPU per event ($EVENTS events at $RATE/s, $FPS frames/s, $RUNS runs)"
+per=
 for r in $(seq "$RUNS"); do
-	dry=$("$load" --dry --hall h0 --board b01 --events "$EVENTS" --rate "$RATE" --quiet | tail -1)
+	la=$(cut -d' ' -f1 /proc/loadavg)
+	dry=$("$load" --dry --hall h0 --board b01 --events "$EVENTS" --rate "$RATE" --fps "$FPS" --quiet | tail -1)
 	pub=$("$load" --mqtt "$broker" --hall h0 --board b01 --password pw-b01 --events "$EVENTS" --rate "$RATE" \
-		--quiet | tail -1)
-	d=$(echo "$dry" | field cpu_ms_while_publishing)
-	p=$(echo "$pub" | field cpu_ms_while_publishing)
+		--fps "$FPS" --quiet | tail -1)
+	d=$(echo "$dry" | field cpu_ms_window)
+	p=$(echo "$pub" | field cpu_ms_window)
 	a=$(echo "$pub" | field acked)
-	awk -v d="$d" -v p="$p" -v n="$EVENTS" -v a="$a" 'BEGIN {
-		printf "  run: dry %.1f ms, publishing %.1f ms, %d acknowledged: %.3f ms a event more\n", d, p, a, (p - d) / n }'
+	x=$(awk -v d="$d" -v p="$p" -v n="$EVENTS" 'BEGIN { printf "%.3f", (p - d) / n }')
+	per="$per $x"
+	echo "  run $r (load average $la): dry $d ms, publishing $p ms, $a of $EVENTS acknowledged: $x ms an event more"
 done
+echo "  per event:$per ms; median $(echo $per | tr ' ' '\n' | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}') ms"
+fi
+[[ " $PARTS " == *" 2 "* ]] || exit 0
 
 echo "== 2. the hall's lag ($BOARDS boards x 1 event/s x $SECONDS_ s)"
 hport=$(mqtt_free_port)

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "http.h"
+#include "loop.h"
 #include "referee.h"
 #include "session.h"
 
@@ -682,6 +683,41 @@ static void test_connections(void **state)
 	stop(v);
 }
 
+/* --- the loop (device/session/loop.h): a command with no board seen is
+ * refused before it reaches the journal, so a resume never meets it; one
+ * after a position is journalled and refereed --- */
+static void test_loop_command_order(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *log = open_memstream(&buf, &len);
+	assert_non_null(log);
+	gd_loop_opts o;
+	gd_loop_opts_init(&o);
+	o.log = log;
+	gd_loop *l = NULL;
+	char err[256] = "";
+	assert_int_equal(gd_loop_new(&l, &o, err, sizeof err), 0);
+	assert_int_not_equal(gd_loop_command(l, 1.0, GR_CMD_PASS, GR_BLACK, true, err, sizeof err), 0);
+	assert_non_null(strstr(err, "no board seen yet"));
+	fflush(log);
+	assert_int_equal(len, 0); /* nothing journalled */
+	assert_null(gd_loop_referee(l));
+	unsigned char cells[9 * 9] = {0};
+	assert_int_equal(gd_loop_observe(l, 2.0, 9, cells, true, err, sizeof err), 0);
+	fflush(log);
+	size_t after_position = len;
+	assert_true(after_position > 0);
+	assert_int_equal(gd_loop_command(l, 3.0, GR_CMD_PASS, GR_BLACK, true, err, sizeof err), 0);
+	fflush(log);
+	assert_true(len > after_position);
+	assert_non_null(gd_loop_referee(l));
+	gd_loop_free(l);
+	fclose(log);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -689,7 +725,7 @@ int main(void)
 		cmocka_unit_test(test_frame),   cmocka_unit_test(test_state),   cmocka_unit_test(test_race),
 		cmocka_unit_test(test_pin),     cmocka_unit_test(test_files),   cmocka_unit_test(test_snapshot),
 		cmocka_unit_test(test_actions), cmocka_unit_test(test_events_stream), cmocka_unit_test(test_behind),
-		cmocka_unit_test(test_connections),
+		cmocka_unit_test(test_connections), cmocka_unit_test(test_loop_command_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -426,6 +426,93 @@ static void test_unseen_points(void **s)
 	gr_referee_free(ref);
 }
 
+/* options.setup: a handicap game begun on an empty board. The black stones
+ * put down one by one before White's first stone are the setup (no double
+ * move); one black stone alone is Black's first move; a command ends the
+ * waiting; a first position with stones is the setup as it stands. */
+static void observe_at(gr_referee *ref, double t, unsigned char *cells, int pt, gr_color c)
+{
+	if (pt >= 0)
+		cells[pt] = (unsigned char)c;
+	assert_int_equal(gr_referee_observe(ref, t, cells), 0);
+}
+
+/* A 9x9 referee with options o, R and cells cleared, the empty board seen at t = 1. */
+static gr_referee *handicap_start(const gr_referee_options *o, unsigned char *cells)
+{
+	gr_referee *ref;
+	memset(&R, 0, sizeof R);
+	R.size = 9;
+	memset(cells, GR_EMPTY, 9 * 9);
+	assert_int_equal(gr_referee_new(&ref, 9, o, on_event, &R), 0);
+	observe_at(ref, 1, cells, -1, GR_EMPTY);
+	return ref;
+}
+
+/* Black stones at C7 and G3 put down one by one from t = 2, each position
+ * seen once, or twice when twice is true. */
+static void handicap_two(gr_referee *ref, unsigned char *cells, bool twice)
+{
+	observe_at(ref, 2, cells, 2 * 9 + 2, GR_BLACK);
+	if (twice)
+		observe_at(ref, 3, cells, -1, GR_EMPTY);
+	observe_at(ref, 4, cells, 6 * 9 + 6, GR_BLACK);
+	if (twice)
+		observe_at(ref, 5, cells, -1, GR_EMPTY);
+}
+
+static void test_handicap_setup(void **s)
+{
+	(void)s;
+	gr_referee_options o;
+	gr_referee_options_init(&o);
+	o.setup = true;
+	unsigned char cells[9 * 9];
+
+	/* three handicap stones, each seen twice, then White's first move */
+	gr_referee *ref = handicap_start(&o, cells);
+	handicap_two(ref, cells, true);
+	observe_at(ref, 6, cells, 2 * 9 + 6, GR_BLACK);
+	observe_at(ref, 7, cells, -1, GR_EMPTY);
+	assert_int_equal(R.n, 0);
+	assert_int_equal(gr_record_setup_count(gr_referee_record(ref)), 0); /* only waited on so far */
+	observe_at(ref, 8, cells, 6 * 9 + 2, GR_WHITE);
+	observe_at(ref, 9, cells, -1, GR_EMPTY);
+	EXPECT(&R, "move W C3 #1");
+	assert_int_equal(gr_record_setup_count(gr_referee_record(ref)), 3);
+	assert_int_equal(gr_referee_to_move(ref), GR_BLACK);
+	observe_at(ref, 10, cells, 4 * 9 + 4, GR_BLACK);
+	observe_at(ref, 11, cells, -1, GR_EMPTY);
+	EXPECT(&R, "move W C3 #1", "move B E5 #2");
+	gr_referee_free(ref);
+
+	/* one black stone is no handicap: Black's first move */
+	ref = handicap_start(&o, cells);
+	observe_at(ref, 2, cells, 2 * 9 + 2, GR_BLACK);
+	observe_at(ref, 3, cells, -1, GR_EMPTY);
+	observe_at(ref, 4, cells, 6 * 9 + 6, GR_WHITE);
+	observe_at(ref, 5, cells, -1, GR_EMPTY);
+	EXPECT(&R, "move B C7 #1", "move W G3 #2");
+	assert_int_equal(gr_record_setup_count(gr_referee_record(ref)), 0);
+	gr_referee_free(ref);
+
+	/* two handicap stones, then White passes by command */
+	ref = handicap_start(&o, cells);
+	handicap_two(ref, cells, false);
+	assert_int_equal(gr_referee_command(ref, 6, GR_CMD_PASS, GR_WHITE), 0);
+	EXPECT(&R, "pass W #1");
+	assert_int_equal(gr_record_setup_count(gr_referee_record(ref)), 2);
+	gr_referee_free(ref);
+
+	/* without the option the same stones are Black's double move */
+	gr_referee_options_init(&o);
+	ref = handicap_start(&o, cells);
+	handicap_two(ref, cells, true);
+	assert_int_equal(gr_record_setup_count(gr_referee_record(ref)), 0);
+	assert_true(R.n >= 2 && strncmp(R.ev[1], "double_move B", 13) == 0);
+	gr_referee_free(ref);
+}
+
 static void test_commands_out_of_place(void **s)
 {
 	(void)s;
@@ -471,6 +558,7 @@ int main(void)
 		cmocka_unit_test(test_many_stones_at_once),
 		cmocka_unit_test(test_unseen_points),
 		cmocka_unit_test(test_commands_out_of_place),
+		cmocka_unit_test(test_handicap_setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

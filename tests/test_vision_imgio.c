@@ -467,6 +467,29 @@ static void test_read_at_a_maximum_size(void **st)
 	assert_int_equal(b.height, 150);
 	gv_image_free(&b);
 	assert_int_equal(gv_imread_max(&b, at("big.jpg"), -1, err, sizeof err), GV_EINVAL);
+	/* gv_imread_work: the smallest of 1/8, 1/4, 1/2 keeping min_side
+	 * (400 x 200: 120 -> 1/2, 100 -> 1/4, 50 -> 1/8, 201 -> whole), within
+	 * max_side; a PNG as gv_imread_max_size reads it; the file's size told */
+	const int mins[] = {120, 100, 50, 201, 0}, ws[] = {200, 100, 50, 400, 400};
+	for (int k = 0; k < 5; k++) {
+		int fw = 0, fh = 0;
+		assert_int_equal(gv_imread_work(&b, at("big.jpg"), mins[k], 0, &fw, &fh, err, sizeof err), 0);
+		assert_int_equal(b.width, ws[k]);
+		assert_int_equal(b.height, ws[k] / 2);
+		assert_int_equal(fw, 400);
+		assert_int_equal(fh, 200);
+		gv_image_free(&b);
+	}
+	assert_int_equal(gv_imread_work(&b, at("big.jpg"), 120, 150, NULL, NULL, err, sizeof err), 0);
+	assert_int_equal(b.width, 150); /* 1/2 over 150, 1/4 under 120: the largest scale within 150 (3/8) */
+	gv_image_free(&b);
+	assert_int_equal(gv_imread_work(&b, at("big.jpg"), 120, 30, NULL, NULL, err, sizeof err), 0);
+	assert_int_equal(b.width, 30); /* no scale fits: as gv_imread_max reads it */
+	gv_image_free(&b);
+	assert_int_equal(gv_imread_work(&b, at("big.png"), 100, 0, NULL, NULL, err, sizeof err), 0);
+	assert_int_equal(b.width, 400);
+	gv_image_free(&b);
+	assert_int_equal(gv_imread_work(&b, at("big.jpg"), -1, 0, NULL, NULL, err, sizeof err), GV_EINVAL);
 	gv_image_free(&a);
 }
 

@@ -78,7 +78,9 @@ enum { C_EMPTY = 0, C_BLACK = 1, C_WHITE = 2 };
 #define SHADOW_HUE (-0.05f)
 /* Height of a stone's middle over the board, in cells (a stone is about
  * 0.4 cell thick). */
+#ifndef STONE_MIDDLE
 #define STONE_MIDDLE 0.2
+#endif
 
 typedef struct sampler {
 	const gv_image *im;
@@ -338,6 +340,41 @@ static float white_hue_weight(const sampler *s, const board_model *m, int size, 
  * pixels: the focal length from the two constraints on H's rotation); when
  * that fails (a view from straight above gives no focal length), no offset.
  * height is in cells. */
+/* The squared focal length from H's columns (a: H with the principal point
+ * taken out; the second column divided by the cells' aspect A, so the
+ * board's coordinates are lengths), from the two constraints on a rotation,
+ * each weighted by how well it is determined; 0 when neither gives one.
+ * *agree: how far the two estimates differ (|log f1/f2|, or a large value
+ * when one is missing). */
+static double focal2(const double a0[9], double A, double *agree)
+{
+	double a[9];
+	memcpy(a, a0, sizeof a);
+	for (int r = 0; r < 3; r++)
+		a[r * 3 + 1] /= A;
+	double h1x = a[0], h1y = a[3], h1z = a[6], h2x = a[1], h2y = a[4], h2z = a[7];
+	double f2 = 0, wsum = 0, fa = 0, fb = 0;
+	double d1 = h1z * h2z, d2 = h1z * h1z - h2z * h2z;
+	if (fabs(d1) > 1e-18) {
+		double f = -(h1x * h2x + h1y * h2y) / d1;
+		if (f > 0) {
+			fa = f;
+			f2 += f * fabs(d1);
+			wsum += fabs(d1);
+		}
+	}
+	if (fabs(d2) > 1e-18) {
+		double f = (h2x * h2x + h2y * h2y - h1x * h1x - h1y * h1y) / d2;
+		if (f > 0) {
+			fb = f;
+			f2 += f * fabs(d2);
+			wsum += fabs(d2);
+		}
+	}
+	*agree = fa > 0 && fb > 0 ? fabs(log(fa / fb)) : 1e9;
+	return wsum > 0 ? f2 / wsum : 0;
+}
+
 static void parallax(const double H[9], int w, int h, int size, double height, float *eu, float *ev)
 {
 	int n = size * size;
@@ -350,26 +387,24 @@ static void parallax(const double H[9], int w, int h, int size, double height, f
 		a[1 * 3 + c] = H[1 * 3 + c] - cy * H[6 + c];
 		a[2 * 3 + c] = H[6 + c];
 	}
-	double h1x = a[0], h1y = a[3], h1z = a[6], h2x = a[1], h2y = a[4], h2z = a[7];
-	double f2 = 0, wsum = 0;
-	double d1 = h1z * h2z, d2 = h1z * h1z - h2z * h2z;
-	if (fabs(d1) > 1e-18) {
-		double f = -(h1x * h2x + h1y * h2y) / d1;
-		if (f > 0) {
-			f2 += f * fabs(d1);
-			wsum += fabs(d1);
+	/* a board's cells are longer from player to player than across
+	 * (article 32): which of the grid's two directions is the long one is
+	 * the one under which the two estimates of the focal length agree */
+	double A = 1, agree = 0, best = 1e18, f2 = 0;
+	static const double aspects[3] = {1.0, GV_CELL_ASPECT, 1.0 / GV_CELL_ASPECT};
+	for (int k = 0; k < 3; k++) {
+		double g = focal2(a, aspects[k], &agree);
+		if (g > 0 && (f2 <= 0 || agree < best)) {
+			f2 = g;
+			best = agree;
+			A = aspects[k];
 		}
 	}
-	if (fabs(d2) > 1e-18) {
-		double f = (h2x * h2x + h2y * h2y - h1x * h1x - h1y * h1y) / d2;
-		if (f > 0) {
-			f2 += f * fabs(d2);
-			wsum += fabs(d2);
-		}
-	}
-	if (wsum <= 0)
+	if (f2 <= 0)
 		return;
-	f2 /= wsum;
+	for (int r = 0; r < 3; r++)
+		a[r * 3 + 1] /= A;
+	double h1x = a[0], h1y = a[3], h1z = a[6], h2x = a[1], h2y = a[4], h2z = a[7];
 	double f = sqrt(f2), dim = w > h ? w : h;
 	if (!(f > 0.3 * dim && f < 5 * dim))
 		return;
@@ -395,7 +430,7 @@ static void parallax(const double H[9], int w, int h, int size, double height, f
 		for (int i = 0; i < size; i++) {
 			double X[3];
 			for (int c = 0; c < 3; c++)
-				X[c] = i * r1[c] + j * r2[c] + up * r3[c] + t[c];
+				X[c] = i * r1[c] + j * A * r2[c] + up * r3[c] + t[c];
 			if (X[2] <= 1e-9)
 				continue;
 			double x = f * X[0] / X[2] + cx, y = f * X[1] / X[2] + cy, u = 0, v = 0;

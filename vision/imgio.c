@@ -125,14 +125,29 @@ static int read_all(head *h, size_t max, unsigned char **buf, size_t *len, const
 
 /* ---- JPEG ------------------------------------------------------------- */
 
-/* The scaled size to decode at: the largest of libjpeg-turbo's DCT scales
+/* The scaled size to decode at: with min_side > 0, the smallest of the
+ * fast scales 1/8, 1/4, 1/2 whose longer side is at least min_side and
+ * that fits in max_side; else the largest of libjpeg-turbo's DCT scales
  * (8/8, 7/8, ..., 1/8) whose result fits in max_side, else the smallest.
  * 1/2, 1/4 and 1/8 decode faster than the full size; the others (no SIMD
  * code) about as fast, in less memory. */
-static void jpeg_scale(int w, int h, int max_side, int *sw, int *sh)
+static void jpeg_scale(int w, int h, int min_side, int max_side, int *sw, int *sh)
 {
 	*sw = w;
 	*sh = h;
+	if (min_side > 0) {
+		/* the smallest of 1/8, 1/4, 1/2 that keeps the longer side at
+		 * least min_side (and within max_side) */
+		static const tjscalingfactor fast[3] = {{1, 8}, {1, 4}, {1, 2}};
+		for (int i = 0; i < 3; i++) {
+			int x = TJSCALED(w, fast[i]), y = TJSCALED(h, fast[i]);
+			if ((x > y ? x : y) >= min_side && (max_side <= 0 || (x <= max_side && y <= max_side))) {
+				*sw = x;
+				*sh = y;
+				return;
+			}
+		}
+	}
 	if (max_side <= 0 || (w <= max_side && h <= max_side))
 		return;
 	int n = 0;
@@ -154,7 +169,7 @@ static void jpeg_scale(int w, int h, int max_side, int *sw, int *sh)
 	}
 }
 
-static int read_jpeg(head *hd, const char *path, int max_side, int *full_w, int *full_h, gv_image *out, char *err,
+static int read_jpeg(head *hd, const char *path, int min_side, int max_side, int *full_w, int *full_h, gv_image *out, char *err,
                      size_t cap)
 {
 	unsigned char *buf = NULL;
@@ -186,7 +201,7 @@ static int read_jpeg(head *hd, const char *path, int max_side, int *full_w, int 
 	*full_w = w;
 	*full_h = h;
 	int sw, sh;
-	jpeg_scale(w, h, max_side, &sw, &sh);
+	jpeg_scale(w, h, min_side, max_side, &sw, &sh);
 	rc = gv_image_alloc(out, sw, sh, 3);
 	if (rc) {
 		set_err(err, cap, path, rc == GV_ENOMEM ? "out of memory" : "bad image size");
@@ -391,13 +406,19 @@ int gv_imread_max(gv_image *out, const char *path, int max_side, char *err, size
 int gv_imread_max_size(gv_image *out, const char *path, int max_side, int *full_w, int *full_h, char *err,
                        size_t cap)
 {
+	return gv_imread_work(out, path, 0, max_side, full_w, full_h, err, cap);
+}
+
+int gv_imread_work(gv_image *out, const char *path, int min_side, int max_side, int *full_w, int *full_h,
+                   char *err, size_t cap)
+{
 	int fw_ = 0, fh_ = 0;
 	if (!full_w)
 		full_w = &fw_;
 	if (!full_h)
 		full_h = &fh_;
 	*full_w = *full_h = 0;
-	if (!out || !path || max_side < 0) {
+	if (!out || !path || max_side < 0 || min_side < 0) {
 		set_err(err, cap, path, "bad argument");
 		if (out)
 			memset(out, 0, sizeof *out);
@@ -410,7 +431,7 @@ int gv_imread_max_size(gv_image *out, const char *path, int max_side, int *full_
 		return rc;
 	const unsigned char *b = hd.b;
 	if (hd.n >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF) {
-		rc = read_jpeg(&hd, path, max_side, full_w, full_h, out, err, cap);
+		rc = read_jpeg(&hd, path, min_side, max_side, full_w, full_h, out, err, cap);
 		fclose(hd.f);
 	} else if (hd.n >= 8 && !memcmp(b, "\x89PNG\r\n\x1a\n", 8)) {
 		fclose(hd.f);

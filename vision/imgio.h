@@ -58,6 +58,18 @@ int gv_imread_max(gv_image *out, const char *path, int max_side, char *err, size
 int gv_imread_max_size(gv_image *out, const char *path, int max_side, int *full_w, int *full_h, char *err,
                        size_t cap);
 
+/* gv_imread_max_size, but a JPEG whose longer side is at least 2 *
+ * min_side (min_side > 0) is decoded at the smallest of libjpeg-turbo's
+ * fast DCT scales (1/2, 1/4, 1/8) whose longer side is still at least
+ * min_side and that fits in max_side (when max_side > 0): a 4080 x 3060
+ * photo at min_side 800 is 1020 x 765, at 1/4, a 2048 x 1536 one 1024 x
+ * 768, a 1280 x 960 one read whole. The DCT scaling averages each 2x2,
+ * 4x4 or 8x8 block as it decodes, in a fraction of the full decoding's
+ * time and memory. A PNG or PGM/PPM, and a JPEG no scale fits, are read
+ * as gv_imread_max_size reads them. min_side 0 is gv_imread_max_size. */
+int gv_imread_work(gv_image *out, const char *path, int min_side, int max_side, int *full_w, int *full_h,
+                   char *err, size_t cap);
+
 /* Writes img (1 or 3 channels, RGB) to path in the format its extension
  * names: .png (libpng) or .jpg / .jpeg (libjpeg-turbo: baseline, 4:2:0,
  * the accurate DCT; byte for byte what OpenCV's imwrite wrote); quality

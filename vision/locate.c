@@ -34,6 +34,13 @@ static void set_err(char *err, size_t cap, const char *msg)
 /* Thin dark lines: how much darker a pixel is than both its neighbours d
  * pixels away across (horizontally or vertically), the best d of 1..3;
  * thinned to the pixels that beat their two neighbours across the line. */
+/* How much darker c is than both a and b (0 when not). */
+static inline int dip(int a, int b, int c)
+{
+	int m = (a < b ? a : b) - c;
+	return m > 0 ? m : 0;
+}
+
 static int ridge(const gv_image *g, gv_image *bin, int thresh)
 {
 	int w = g->width, h = g->height;
@@ -42,25 +49,48 @@ static int ridge(const gv_image *g, gv_image *bin, int thresh)
 		return GV_ENOMEM;
 	unsigned char *dir = r + (size_t)w * h;
 	for (int y = 0; y < h; y++) {
-		for (int x = 0; x < w; x++) {
-			int c = *gv_px(g, x, y), bh = 0, bv = 0;
-			for (int d = 1; d <= 3; d++) {
-				if (x >= d && x + d < w) {
-					int a = *gv_px(g, x - d, y), b = *gv_px(g, x + d, y);
-					int m = (a < b ? a : b) - c;
-					if (m > bh)
-						bh = m;
-				}
-				if (y >= d && y + d < h) {
-					int a = *gv_px(g, x, y - d), b = *gv_px(g, x, y + d);
-					int m = (a < b ? a : b) - c;
-					if (m > bv)
-						bv = m;
-				}
+		/* the rows d = 1..nv above and below (all of them inside) */
+		const unsigned char *row = gv_px(g, 0, y), *up[3], *dn[3];
+		int nv = 0;
+		while (nv < 3 && y >= nv + 1 && y + nv + 1 < h) {
+			up[nv] = gv_px(g, 0, y - nv - 1);
+			dn[nv] = gv_px(g, 0, y + nv + 1);
+			nv++;
+		}
+		unsigned char *ro = r + (size_t)y * w, *dr = dir + (size_t)y * w;
+		if (nv == 3 && w > 6) {
+			/* the inside: every d on both axes, no branch but min and max */
+			const unsigned char *u1 = up[0], *u2 = up[1], *u3 = up[2], *d1 = dn[0], *d2 = dn[1], *d3 = dn[2];
+			for (int x = 3; x < w - 3; x++) {
+				int c = row[x];
+				int bh = dip(row[x - 1], row[x + 1], c), bv = dip(u1[x], d1[x], c);
+				int m = dip(row[x - 2], row[x + 2], c);
+				bh = m > bh ? m : bh;
+				m = dip(row[x - 3], row[x + 3], c);
+				bh = m > bh ? m : bh;
+				m = dip(u2[x], d2[x], c);
+				bv = m > bv ? m : bv;
+				m = dip(u3[x], d3[x], c);
+				bv = m > bv ? m : bv;
+				ro[x] = (unsigned char)(bh > bv ? bh : bv);
+				dr[x] = bh >= bv ? 0 : 1;
 			}
-			int best = bh > bv ? bh : bv;
-			r[(size_t)y * w + x] = (unsigned char)(best > 255 ? 255 : best);
-			dir[(size_t)y * w + x] = bh >= bv ? 0 : 1;
+		}
+		/* the rest (the margins three pixels wide): the d that fit */
+		for (int k = 0; k < w; k++) {
+			if (nv == 3 && w > 6 && k == 3)
+				k = w - 3;
+			int c = row[k], bh = 0, bv = 0;
+			for (int d = 1; d <= 3 && k >= d && k + d < w; d++) {
+				int m = dip(row[k - d], row[k + d], c);
+				bh = m > bh ? m : bh;
+			}
+			for (int d = 0; d < nv; d++) {
+				int m = dip(up[d][k], dn[d][k], c);
+				bv = m > bv ? m : bv;
+			}
+			ro[k] = (unsigned char)(bh > bv ? bh : bv);
+			dr[k] = bh >= bv ? 0 : 1;
 		}
 	}
 	for (int y = 0; y < h; y++) {

@@ -79,6 +79,24 @@
  * 0.62, so this is no guard against it). By reasoning. */
 #define GV_PROOF_STONE_SPAN_SHARE 0.5
 
+/* ---- reading a photo (detect, eval) ---- */
+
+/* detect and eval read a JPEG at the smallest of the decoder's fast DCT
+ * scales (1/2, 1/4, 1/8) that keeps at least this many pixels on its
+ * longer side (gv_imread_work, imgio.h); a smaller one is read whole. The
+ * locator works on an 800 px copy (locate.c's default, GV_OUTLINE_WORK_PX),
+ * but the classifier reads the stones from the picture as read, by
+ * bilinear samples a tenth to a fifth of a cell apart: imago/t1's eleven
+ * 2048 x 1536 photos read at 1/2 (1024 px, about 30 px a cell) kept every
+ * point's colour, but one empty edge point's confidence fell from 1.0 to
+ * 0.69 (through the same grid: the DCT scale's 2x2 means, not the grid),
+ * one sure point fewer. At 1600 those photos are read whole, as before,
+ * and the same photos at twice the size (4096 x 3072, 12.6 MP) are read at
+ * 1/2 with the figures of the originals (at 1/4 they lose that point). */
+#ifndef GV_READ_MIN_PX /* other values for measuring: -DGV_READ_MIN_PX=N */
+#define GV_READ_MIN_PX 1600
+#endif
+
 /* ---- the grid from the board's outline (outline.c) ---- */
 
 /* The photo is searched at this many pixels on its longer side. */
@@ -139,6 +157,17 @@
  * cell further from the click (cells). */
 #ifndef GV_REFINE_REACH /* tests/vision_heldout.py builds with other values */
 #define GV_REFINE_REACH 0.7
+/* ---- the classifier (classify.c) ---- */
+
+/* A board's cells are this many times longer from player to player than
+ * across (article 32: 2.45-2.55 cm along, 2.3-2.4 cm across; Japanese
+ * boards 2.37 by 2.2). The camera recovered from the grid, and so where a
+ * stone's middle stands off its point seen at an angle, takes it into
+ * account; square cells are tried as well, and of the three the one under
+ * which the two estimates of the focal length agree is taken. From the
+ * rules' text, not from photos. */
+#define GV_CELL_ASPECT 1.065
+
 #endif
 /* The polished grid is taken only when its line score beats the clicked
  * one's by this share (by reasoning: noise in the score is smaller). */

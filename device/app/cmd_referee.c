@@ -36,7 +36,9 @@ static const char referee_usage[] =
 	"                      before a ruling (default 2)\n"
 	"  --repetition RULE   what a whole-board repetition other than a ko does:\n"
 	"                      forbid (default), draw, replay, no-result\n"
-	"  --setup             the stones of the first position are setup stones\n"
+	"  --setup             a handicap game: the stones of the first position are setup\n"
+	"                      stones; when it is empty, the black stones put down before\n"
+	"                      White's first stone are (two or more)\n"
 	"                      (a handicap), not moves; White then moves first\n"
 	"  --sgf OUT           at the end, write the game record (rulings as\n"
 	"                      comments) as SGF to OUT\n"
@@ -79,7 +81,7 @@ int cmd_referee(int argc, char **argv)
 	gr_referee_options opt;
 	gr_referee_options_init(&opt);
 	int size = 0;
-	bool quiet = false, setup = false;
+	bool quiet = false;
 	const char *path = NULL, *sgf_out = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (cli_is_help(argv[i])) {
@@ -110,7 +112,7 @@ int cmd_referee(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--quiet")) {
 			quiet = true;
 		} else if (!strcmp(argv[i], "--setup")) {
-			setup = true;
+			opt.setup = true;
 		} else if (!cli_positional("referee", referee_usage, "LOG", argv[i], &path)) {
 			return EXIT_USAGE;
 		}
@@ -145,7 +147,6 @@ int cmd_referee(int argc, char **argv)
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
-	bool first_position = true;
 	while ((n = getline(&line, &cap, f)) >= 0) {
 		size_t len = (size_t)n;
 		if (len > 0 && line[len - 1] == '\n')
@@ -175,16 +176,6 @@ int cmd_referee(int argc, char **argv)
 			}
 		}
 		if (item->kind == GR_OBS_POSITION) {
-			if (setup && first_position) {
-				const gr_board *b = gr_referee_board(ref);
-				for (int y = 0; y < item->size; y++)
-					for (int x = 0; x < item->size; x++) {
-						gr_color c = (gr_color)item->cells[y * item->size + x];
-						if (c != GR_EMPTY)
-							gr_referee_setup(ref, c, gr_pt(b, x, y));
-					}
-			}
-			first_position = false;
 			rc = gr_referee_observe(ref, item->t, item->cells);
 		} else {
 			rc = gr_referee_command(ref, item->t, item->command, item->color);

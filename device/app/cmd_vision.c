@@ -18,6 +18,7 @@
 #include "geom.h"
 #include "imgio.h"
 #include "png.h"
+#include "tuning.h"
 
 int cmd_detect(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
@@ -63,7 +64,7 @@ static const char detect_usage[] =
 	"                   read drawn on it, as PNG (grid green, black stones\n"
 	"                   blue rings, white stones red rings, a yellow dot where\n"
 	"                   the confidence is below 0.5, a yellow disc at row 0\n"
-	"                   column 0)\n"
+	"                   column 0), at the size the photo was read at\n"
 	"  --camera FX,FY,CX,CY,K1,K2,P1,P2[,K3]\n"
 	"                   the camera's calibration (OpenCV's pinhole model and\n"
 	"                   distortion coefficients): the photo is undistorted\n"
@@ -75,6 +76,10 @@ static const char detect_usage[] =
 	"                   cannot find); each corner is moved, within 0.7 cell,\n"
 	"                   to where the grid lines between empty points show\n"
 	"                   most, then the board is read\n"
+	"\n"
+	"A JPEG of about 3200 pixels or more on its longer side is decoded shrunk,\n"
+	"at 1/2, 1/4 or 1/8, to no less than 1600; corners, given and printed, are\n"
+	"in the photo's own pixels.\n"
 	"\n"
 	"Exit status: 0 a board was found, 1 no board was found, 2 the image\n"
 	"cannot be read, 64 a usage error.\n";
@@ -181,6 +186,19 @@ static bool parse_camera(const char *s, double K[9], double dist[5], int *ndist)
 	return true;
 }
 
+/* A position in the photo's own pixels to the picture as read, s times its
+ * size (pixel centres at whole numbers: a DCT scale of 1/2 makes pixel x
+ * of the picture read the mean of the photo's 2x and 2x + 1), and back. */
+static double to_read(double v, double s)
+{
+	return (v + 0.5) * s - 0.5;
+}
+
+static double from_read(double v, double s)
+{
+	return (v + 0.5) / s - 0.5;
+}
+
 int cmd_detect(int argc, char **argv)
 {
 	double K[9], dist[5], corners[8];
@@ -227,23 +245,24 @@ int cmd_detect(int argc, char **argv)
 		return EXIT_USAGE;
 	char err[300];
 	gv_image img;
-	/* at most GV_WORK_SIDE a side (a larger photo read shrunk, never whole):
+	/* a large JPEG decoded at a DCT scale down to the locator's working
+	 * size, and any photo at most GV_WORK_SIDE a side (never read whole):
 	 * the corners and the camera given, and the corners found, are in the
 	 * photo's own pixels, scaled here */
 	int fw = 0, fh = 0;
-	int rc = gv_imread_max_size(&img, path, GV_WORK_SIDE, &fw, &fh, err, sizeof err);
+	int rc = gv_imread_work(&img, path, GV_READ_MIN_PX, GV_WORK_SIDE, &fw, &fh, err, sizeof err);
 	if (rc) {
 		fprintf(stderr, "goref detect: cannot read the image %s\n", err);
 		return EXIT_INPUT;
 	}
 	double scale = fw > img.width ? (double)img.width / fw : 1;
 	for (int k = 0; has_corners && k < 8; k++)
-		corners[k] *= scale;
+		corners[k] = to_read(corners[k], scale);
 	if (calibrated) {
 		K[0] *= scale;
-		K[2] *= scale;
+		K[2] = to_read(K[2], scale);
 		K[4] *= scale;
-		K[5] *= scale;
+		K[5] = to_read(K[5], scale);
 	}
 	gv_detection d;
 	gv_detect_opts o = {.size = size};
@@ -279,7 +298,7 @@ int cmd_detect(int argc, char **argv)
 	}
 	gv_image_free(&img);
 	for (int k = 0; k < 8; k++)
-		d.corners[k] /= scale;
+		d.corners[k] = from_read(d.corners[k], scale);
 	int N = d.size;
 	if (json) {
 		printf("{\"image\":");
@@ -673,8 +692,8 @@ int cmd_eval(int argc, char **argv)
 			break;
 		}
 		gv_image img;
-		int fw = 0, fh = 0; /* at most GV_WORK_SIDE a side, as detect */
-		if (gv_imread_max_size(&img, photos.v[k], GV_WORK_SIDE, &fw, &fh, err, sizeof err)) {
+		int fw = 0, fh = 0; /* read as detect reads it */
+		if (gv_imread_work(&img, photos.v[k], GV_READ_MIN_PX, GV_WORK_SIDE, &fw, &fh, err, sizeof err)) {
 			fprintf(stderr, "goref eval: cannot read the image %s\n", err);
 			rc = EXIT_INPUT;
 			break;
@@ -690,7 +709,7 @@ int cmd_eval(int argc, char **argv)
 		double clicks[8];
 		int crc = clicked_corners(&cf, photos.v[k], fw, fh, size, clicks);
 		for (int c = 0; c < 8; c++)
-			clicks[c] *= scale;
+			clicks[c] = to_read(clicks[c], scale);
 		int cok = -1, cunk = 0;
 		board_score cs = {0};
 		if (crc < 0) {

@@ -20,7 +20,8 @@ enum { GM_TOPIC_CAP = 400, GM_CONTROL_QUEUE = 32, GM_CONTROL_MAX = 512 };
 
 typedef struct flight {
 	int mid;
-	uint64_t n; /* 0: the position */
+	uint64_t n;  /* 0: the position */
+	long poll;   /* published after this poll (gm_board.polls) */
 } flight;
 
 struct gm_board {
@@ -35,6 +36,7 @@ struct gm_board {
 	double retry_at;         /* when to try again (monotonic s) */
 	double backoff;          /* seconds, 1 to 8 */
 	double next_poll;        /* when an idle board is polled next */
+	long polls;              /* gm_board_poll's calls */
 	/* the events: ev[i] is event number i + 1, {"n":N, then the referee's fields */
 	char **ev;
 	size_t *evlen;
@@ -85,7 +87,7 @@ static void pump(gm_board *b)
 				gm_tracef(&b->o.conn, 1, "publishing event %" PRIu64 ": %s", n, mosquitto_strerror(rc));
 			return;
 		}
-		b->fl[b->nfl++] = (flight){mid, n};
+		b->fl[b->nfl++] = (flight){mid, n, b->polls};
 		b->next++;
 		b->st.published++;
 	}
@@ -98,7 +100,7 @@ static void pump(gm_board *b)
 		int rc = mosquitto_publish(b->m, &mid, b->t_position, (int)b->poslen, b->pos, 1, true);
 		if (rc == MOSQ_ERR_SUCCESS) {
 			b->pos_dirty = false;
-			b->fl[b->nfl++] = (flight){mid, 0};
+			b->fl[b->nfl++] = (flight){mid, 0, b->polls};
 		}
 	}
 }
@@ -357,9 +359,32 @@ int gm_board_new(gm_board **out, const gm_board_opts *o, char *err, size_t cap)
 	return GM_OK;
 }
 
+/* The connection is lost (or refused): the window goes back, and again
+ * later. */
+static void lost(gm_board *b, int rc, double now)
+{
+	pthread_mutex_lock(&b->mu);
+	bool was = b->connected;
+	b->connected = false;
+	rewind_window(b);
+	bool trace = was && !b->lost_traced;
+	b->lost_traced = true;
+	pthread_mutex_unlock(&b->mu);
+	if (trace)
+		gm_tracef(&b->o.conn, 1, "lost the broker (%s): the game goes on, the events wait for it",
+		          mosquitto_strerror(rc));
+	b->sock_up = false;
+	b->retry_at = now + b->backoff;
+	b->backoff = b->backoff * 2 > 8 ? 8 : b->backoff * 2;
+}
+
 /* One turn of the connection: open it when it is due, else read and write
- * what is there (timeout_ms: how long to wait for it). */
-static void turn(gm_board *b, int timeout_ms)
+ * what is there. While connected (timeout_ms 0) no readiness test: what
+ * waits to be written is written, and the socket is read only when read
+ * says (libmosquitto's read stops at the first "nothing there"), so that a
+ * turn costs a system call only for something to do. Else (connecting,
+ * stopping) mosquitto_loop, waiting up to timeout_ms. */
+static void turn(gm_board *b, int timeout_ms, bool read)
 {
 	double now = gm_mono_s();
 	if (!b->sock_up) {
@@ -380,25 +405,26 @@ static void turn(gm_board *b, int timeout_ms)
 		}
 		b->sock_up = true;
 	}
-	int rc = mosquitto_loop(b->m, timeout_ms, 1);
-	if (rc != MOSQ_ERR_SUCCESS) {
-		/* lost (or refused): the window goes back, and again later */
-		pthread_mutex_lock(&b->mu);
-		bool was = b->connected;
-		b->connected = false;
-		rewind_window(b);
-		bool trace = was && !b->lost_traced;
-		b->lost_traced = true;
-		pthread_mutex_unlock(&b->mu);
-		if (trace)
-			gm_tracef(&b->o.conn, 1, "lost the broker (%s): the game goes on, the events wait for it",
-			          mosquitto_strerror(rc));
-		b->sock_up = false;
-		b->retry_at = now + b->backoff;
-		b->backoff = b->backoff * 2 > 8 ? 8 : b->backoff * 2;
-	} else if (b->connected) {
-		b->backoff = 1;
+	pthread_mutex_lock(&b->mu);
+	bool connected = b->connected;
+	pthread_mutex_unlock(&b->mu);
+	int rc = MOSQ_ERR_SUCCESS;
+	if (connected && timeout_ms == 0) {
+		if (mosquitto_want_write(b->m))
+			rc = mosquitto_loop_write(b->m, 1);
+		if (rc == MOSQ_ERR_SUCCESS && read) {
+			errno = 0; /* its loop ends at errno EAGAIN: not a stale one */
+			rc = mosquitto_loop_read(b->m, 1);
+		}
+		if (rc == MOSQ_ERR_SUCCESS)
+			rc = mosquitto_loop_misc(b->m); /* the keepalive */
+	} else {
+		rc = mosquitto_loop(b->m, timeout_ms, 1);
 	}
+	if (rc != MOSQ_ERR_SUCCESS)
+		lost(b, rc, now);
+	else if (connected)
+		b->backoff = 1;
 }
 
 void gm_board_poll(gm_board *b)
@@ -407,19 +433,25 @@ void gm_board_poll(gm_board *b)
 		return;
 	double now = gm_mono_s();
 	pthread_mutex_lock(&b->mu);
-	bool busy = b->nfl > 0 || (b->connected && b->next <= b->count);
+	long poll = ++b->polls;
+	/* an acknowledgement is read from the poll after the one that followed
+	 * its event's publishing (the owner polls right after giving an event:
+	 * its acknowledgement cannot be there yet), so that a read finds it */
+	bool acks = b->nfl > 0 && b->fl[0].poll < poll - 1;
+	bool waiting = b->connected && b->next <= b->count; /* the window was full */
 	bool pos_due = b->connected && b->pos_dirty && now >= b->pos_due;
-	pthread_mutex_unlock(&b->mu);
-	/* idle: twice a second (control messages, the keepalive) */
-	if (!busy && !pos_due && now < b->next_poll)
-		return;
-	b->next_poll = now + 0.5;
-	if (pos_due) {
-		pthread_mutex_lock(&b->mu);
+	bool connecting = b->sock_up && !b->connected;
+	if (pos_due)
 		pump(b);
-		pthread_mutex_unlock(&b->mu);
-	}
-	turn(b, 0);
+	pthread_mutex_unlock(&b->mu);
+	/* idle: twice a second (control messages, resends, the keepalive, a
+	 * lost connection) */
+	bool idle = now >= b->next_poll;
+	if (!acks && !waiting && !pos_due && !connecting && !idle)
+		return;
+	if (idle)
+		b->next_poll = now + 0.5;
+	turn(b, 0, acks || idle || connecting);
 }
 
 void gm_board_stop(gm_board *b, int wait_ms)
@@ -441,7 +473,7 @@ void gm_board_stop(gm_board *b, int wait_ms)
 		pthread_mutex_unlock(&b->mu);
 		if (acked || (!connected && b->ever_started && !b->sock_up && gm_mono_s() >= until))
 			break;
-		turn(b, 10);
+		turn(b, 10, true);
 	}
 	b->stopped = true;
 	mosquitto_disconnect(b->m);

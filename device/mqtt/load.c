@@ -2,8 +2,10 @@
  * publisher as goref watch (device/mqtt/board.c), for the tests and the
  * benchmark of issue 16.
  *
- * Each board gives EVENTS events at RATE a second (moves, with a ruling now
- * and then), each followed by its position, then stops cleanly (or, with
+ * It runs goref watch's loop: FPS frames a second; in a frame each board
+ * gives the events due by then (EVENTS events at RATE a second: moves, with
+ * a ruling now and then), is polled, and gives its position (a 19x19
+ * board's, as goref watch's) when it gave an event; then stops cleanly (or, with
  * --no-stop, is dropped without a word so that its will says offline). The
  * events carry "wall", the time they were made, so that a subscriber can
  * measure its lag. At the end one line a board: what it gave, what the
@@ -13,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 
 #include <mosquitto.h>
@@ -27,7 +28,13 @@ static const char usage[] =
 	"  --board ID        one board of this id (instead of --boards)\n"
 	"  --prefix P        board ids P01, P02, ... (default b)\n"
 	"  --events N        events a board (default 50)\n"
-	"  --rate R          events a second a board (default 1; 0: as fast as it can)\n"
+	"  --rate R          events a second a board (default 1; 0: as fast as it can,\n"
+	"                    one a frame)\n"
+	"  --fps F           frames a second (default 10, goref watch's camera's):\n"
+	"                    each board polled once a frame, as goref watch polls\n"
+	"                    its board\n"
+	"  --tail S          frames for S s after the last event before the CPU\n"
+	"                    time is read (default 1)\n"
 	"  --password PW     each board's broker password (its user is its id);\n"
 	"                    also GOREF_MQTT_PASSWORD\n"
 	"  --password-prefix P  each board's password is P followed by its id\n"
@@ -82,30 +89,39 @@ static int raw_publish(const char *host, int port, const char *user, const char 
 	return rc == MOSQ_ERR_SUCCESS && raw_done ? 0 : 1;
 }
 
+/* The process's CPU time, every thread, user and system (ms). */
 static double cpu_ms(void)
 {
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
-	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-3;
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
 static bool quiet;
 
-/* Waits until the monotonic time due, polling the boards meanwhile (as
- * goref watch polls its board each frame). */
-static void wait_until(gm_board **boards, int n, double due)
+/* Sleeps until the monotonic time due (a camera's next frame). */
+static void sleep_until(double due)
 {
-	for (;;) {
+	for (double now; (now = gm_mono_s()) < due;) {
+		double d = due - now;
+		struct timespec ts = {(time_t)d, (long)((d - (double)(time_t)d) * 1e9)};
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* Frames at fps a second for s seconds, each board polled once a frame (as
+ * goref watch polls its board after each frame), nothing given. */
+static void idle_frames(gm_board **boards, int n, double fps, double s)
+{
+	double t0 = gm_mono_s();
+	for (long f = 1;; f++) {
+		double due = t0 + (double)f / fps;
+		if (due > t0 + s)
+			return;
+		sleep_until(due);
 		for (int i = 0; i < n; i++)
 			if (boards[i])
 				gm_board_poll(boards[i]);
-		double now = gm_mono_s();
-		if (now >= due)
-			return;
-		double d = due - now > 0.05 ? 0.05 : due - now;
-		struct timespec ts = {0, (long)(d * 1e9)};
-		nanosleep(&ts, NULL);
 	}
 }
 
@@ -140,7 +156,7 @@ int main(int argc, char **argv)
 	const char *user = NULL, *cafile = NULL, *topic_board = NULL, *pwprefix = NULL;
 	const char *raw_topic = NULL, *raw_payload = NULL;
 	int nboards = 1, nevents = 50, resume = 0;
-	double rate = 1, wait = 30, linger = 0;
+	double rate = 1, wait = 30, linger = 0, fps = 10, tail = 1;
 	bool dry = false, position = true;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -191,6 +207,10 @@ int main(int argc, char **argv)
 			resume = atoi(v);
 		else if (!strcmp(a, "--rate"))
 			rate = atof(v);
+		else if (!strcmp(a, "--fps"))
+			fps = atof(v);
+		else if (!strcmp(a, "--tail"))
+			tail = atof(v);
 		else if (!strcmp(a, "--linger"))
 			linger = atof(v);
 		else if (!strcmp(a, "--wait"))
@@ -222,7 +242,7 @@ int main(int argc, char **argv)
 	if (board1)
 		nboards = 1;
 	if ((!dry && !mqtt) || !hall || nboards < 1 || nboards > 1000 || nevents < 0 || resume < 0 || resume > nevents ||
-	    rate < 0) {
+	    rate < 0 || !(fps >= 1 && fps <= 1000) || !(tail >= 0 && tail <= 3600)) {
 		fprintf(stderr, "goref-mqtt-load: bad or missing options\n%s", usage);
 		return 64;
 	}
@@ -266,7 +286,10 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	/* the CPU per event is counted from when every board is connected */
+	/* the CPU is counted from when every board is connected to the end of
+	 * the tail (--tail s of frames after the last event, for the last
+	 * acknowledgements): the same frames, events and sleeps with --dry */
+	double frame = 1.0 / fps;
 	for (double give_up = gm_mono_s() + 10; !dry && gm_mono_s() < give_up;) {
 		int up = 0;
 		for (int i = 0; i < nboards; i++) {
@@ -276,33 +299,68 @@ int main(int argc, char **argv)
 		}
 		if (up == nboards)
 			break;
-		wait_until(boards, nboards, gm_mono_s() + 0.02);
+		idle_frames(boards, nboards, fps, frame);
 	}
+	int *next = calloc((size_t)nboards, sizeof *next);
+	bool *gave = calloc((size_t)nboards, sizeof *gave);
+	if (!next || !gave)
+		return 2;
+	for (int i = 0; i < nboards; i++)
+		next[i] = 1;
 	double cpu0 = cpu_ms(), t0 = gm_mono_s();
-	char ev[1024], pos[512];
+	char ev[1024], pos[1024];
 	long given = 0;
-	for (int k = 1; k <= nevents && status == 0; k++) {
+	/* goref watch's loop: a frame (its events published as the referee
+	 * gives them), the board polled, then the position if it changed */
+	for (long f = 0; status == 0; f++) {
+		if (rate > 0)
+			sleep_until(t0 + (double)f * frame);
+		double now = gm_mono_s();
+		bool left = false;
 		for (int i = 0; i < nboards; i++) {
-			if (rate > 0 && k > resume) { /* every board's event at its time, spread over the second */
-				double due = t0 + ((double)(k - 1 - resume) + (double)i / nboards) / rate;
-				wait_until(boards, nboards, due); /* the same sleeps with --dry: the baseline */
-			}
-			int n = make_event(ev, sizeof ev, k, gm_wall_s());
-			if (!dry && gm_board_event(boards[i], (uint64_t)k, ev, (size_t)n) != GM_OK)
-				status = 2;
-			if (position && (k > resume || k == nevents || k == resume)) {
-				int pn = snprintf(pos, sizeof pos,
-				                  "{\"n\":%d,\"moves\":%d,\"to_move\":\"%s\",\"warnings\":[%d,%d],"
-				                  "\"ruling\":\"\",\"result\":\"\"}",
-				                  k, k, k % 2 ? "W" : "B", k / 20, k / 20);
-				if (!dry && gm_board_position(boards[i], pos, (size_t)pn) != GM_OK)
+			gave[i] = false;
+			while (next[i] <= nevents && status == 0) {
+				int k = next[i];
+				/* every board's events at their times, spread over the second */
+				if (rate > 0 && k > resume && t0 + ((double)(k - 1 - resume) + (double)i / nboards) / rate > now)
+					break;
+				int n = make_event(ev, sizeof ev, k, gm_wall_s());
+				if (!dry && gm_board_event(boards[i], (uint64_t)k, ev, (size_t)n) != GM_OK)
 					status = 2;
+				next[i]++;
+				given++;
+				gave[i] = true;
+				if (rate == 0 && k > resume)
+					break; /* as fast as it can: one a frame */
 			}
-			given++;
+			left |= next[i] <= nevents;
 		}
+		for (int i = 0; i < nboards && !dry; i++)
+			gm_board_poll(boards[i]);
+		for (int i = 0; i < nboards && !dry && position; i++) {
+			if (!gave[i])
+				continue;
+			int k = next[i] - 1;
+			/* as goref watch's: the stones of a 19x19 board too */
+			char stones[19 * 19 + 1];
+			for (int p = 0; p < 19 * 19; p++)
+				stones[p] = p < k ? (p % 2 ? 'O' : 'X') : '.';
+			stones[19 * 19] = '\0';
+			int pn = snprintf(pos, sizeof pos,
+			                  "{\"n\":%d,\"size\":19,\"moves\":%d,\"to_move\":\"%s\",\"warnings\":[%d,%d],"
+			                  "\"finished\":false,\"ruling\":\"\",\"result\":\"\",\"page\":\"\",\"board\":\"%s\"}",
+			                  k, k, k % 2 ? "W" : "B", k / 20, k / 20, stones);
+			if (gm_board_position(boards[i], pos, (size_t)pn) != GM_OK)
+				status = 2;
+		}
+		if (!left)
+			break;
 	}
+	idle_frames(boards, dry ? 0 : nboards, fps, tail);
 	double cpu_pub = cpu_ms() - cpu0;
 	double t_pub = gm_mono_s() - t0;
+	free(next);
+	free(gave);
 	uint64_t acked = 0, events = 0, refused = 0;
 	for (int i = 0; i < nboards && !dry; i++) {
 		gm_board_stats st;
@@ -311,7 +369,7 @@ int main(int argc, char **argv)
 			gm_board_get_stats(boards[i], &st);
 			if (st.acked >= st.events)
 				break;
-			wait_until(boards, nboards, gm_mono_s() + 0.02);
+			idle_frames(boards, nboards, fps, frame);
 		}
 		gm_board_get_stats(boards[i], &st);
 		acked += st.acked;
@@ -322,12 +380,12 @@ int main(int argc, char **argv)
 		       ids[i], st.events, st.acked, st.published, st.resends, st.refused);
 	}
 	if (linger > 0 && !dry)
-		wait_until(boards, nboards, gm_mono_s() + linger);
+		idle_frames(boards, nboards, fps, linger);
 	for (int i = 0; i < nboards && !dry; i++)
 		gm_board_free(boards[i], 2000);
 	double cpu_all = cpu_ms() - cpu0;
 	printf("{\"summary\":true,\"boards\":%d,\"given\":%ld,\"acked\":%" PRIu64 ",\"refused\":%" PRIu64
-	       ",\"seconds\":%.3f,\"cpu_ms\":%.3f,\"cpu_ms_while_publishing\":%.3f,\"cpu_ms_per_event\":%.5f}\n",
+	       ",\"seconds\":%.3f,\"cpu_ms\":%.3f,\"cpu_ms_window\":%.3f,\"cpu_ms_per_event\":%.5f}\n",
 	       nboards, given, acked, refused, t_pub, cpu_all, cpu_pub, given ? cpu_all / (double)given : 0.0);
 	(void)events;
 	free(ids);

@@ -37,7 +37,6 @@ struct gd_loop {
 	gv_observation obs;
 	gd_loop_stats st;
 	double offset;
-	bool positions; /* a position was refereed (setup stones taken) */
 	gv_undistorter *und; /* with o.undistort, made at the first frame */
 	gv_image flat;       /* the undistorted frame */
 	const gv_image *view; /* the last frame read */
@@ -170,21 +169,13 @@ int gd_loop_observe(gd_loop *l, double t, int size, const unsigned char *cells, 
 	}
 	double t0 = cpu_ms();
 	if (!l->ref) {
-		if (gr_referee_new(&l->ref, size, &l->o.ref, l->o.on_event, l->o.ud) != 0) {
+		gr_referee_options ro = l->o.ref;
+		ro.setup = ro.setup || l->o.setup; /* the referee takes the handicap stones */
+		if (gr_referee_new(&l->ref, size, &ro, l->o.on_event, l->o.ud) != 0) {
 			snprintf(err, cap, "out of memory");
 			return GV_ENOMEM;
 		}
 	}
-	if (l->o.setup && !l->positions) {
-		const gr_board *b = gr_referee_board(l->ref);
-		for (int y = 0; y < size; y++)
-			for (int x = 0; x < size; x++) {
-				gr_color c = (gr_color)cells[y * size + x];
-				if (c != GR_EMPTY)
-					gr_referee_setup(l->ref, c, gr_pt(b, x, y));
-			}
-	}
-	l->positions = true;
 	int rc = gr_referee_observe(l->ref, t, cells);
 	l->st.ref_ms += cpu_ms() - t0;
 	l->st.observations++;
@@ -202,14 +193,14 @@ int gd_loop_command(gd_loop *l, double t, gr_command cmd, gr_color color, bool l
 	t += l->offset;
 	if (l->st.last_t > t)
 		t = l->st.last_t; /* a command between two frames: never back in time */
+	if (!l->ref) { /* refused before the journal: a resume must not meet it */
+		snprintf(err, cap, "no board seen yet: '%s' has no game to go to", gr_command_name(cmd));
+		return GV_EINVAL;
+	}
 	if (log) {
 		int rc = log_entry(l, gr_obslog_write_command(t, cmd, color, l->line, LINE_CAP), err, cap);
 		if (rc)
 			return rc;
-	}
-	if (!l->ref) {
-		snprintf(err, cap, "no board seen yet: '%s' has no game to go to", gr_command_name(cmd));
-		return GV_EINVAL;
 	}
 	l->st.last_t = t;
 	if (gr_referee_command(l->ref, t, cmd, color) != 0) {
