@@ -442,6 +442,16 @@ static void test_proof_by_the_outline(void **st)
 		assert_true(gv_h_from_corners(sc.truth, N, H));
 		gv_proof p;
 		assert_true(proves_by_outline(&img, H, N, outline, &p));
+		/* the outline's margins alone (what a grid whose outer lines are
+		 * hidden must meet): the true grid's pass, a line off fails */
+		double mg[4];
+		bool mok = false;
+		assert_int_equal(gv_outline_margins(H, N, outline, mg, &mok), 0);
+		assert_true(mok);
+		const double oneoff[9] = {1, 0, 0, 0, 1, 1, 0, 0, 1};
+		gv_h_mul(H, oneoff, Wg);
+		assert_int_equal(gv_outline_margins(Wg, N, outline, mg, &mok), 0);
+		assert_false(mok);
 		print_message("N=%d true grid: margins %.2f %.2f %.2f %.2f, %d stones off by %.2f, spans %.2f\n", N,
 		              p.margin[0], p.margin[1], p.margin[2], p.margin[3], p.stones, p.stone_off, p.span_share);
 		const double shifts[6][2] = {{1, 0}, {0, -1}, {2, 0}, {0.5, 0.5}, {0, 0.5}, {-0.5, 0}};

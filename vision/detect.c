@@ -87,6 +87,38 @@ static int read_grid(const gv_image *img, const gv_grid *g, int size, bool prove
 		}
 	}
 	free(f);
+	/* a grid whose outer lines are not all seen (under stones, off the
+	 * photo) may be a line or two off with nothing in the proof to tell:
+	 * the board's outline must then lie a margin beyond them, alike on
+	 * opposite sides (no outline found: no board) */
+	if (!rc && prove && out->proof.ok && !out->proof.by_stones && out->proof.outer_judged < 4) {
+		double quad[8];
+		const double *ol = g->outline;
+		int r2 = GV_OK;
+		if (!g->has_outline) {
+			char e2[200];
+			r2 = gv_board_outline(img, quad, e2, sizeof e2);
+			if (r2 == GV_ENOMEM || r2 == GV_ECV) {
+				if (err && cap)
+					snprintf(err, cap, "%s", e2);
+				return r2;
+			}
+			ol = quad;
+		}
+		bool mok = false;
+		if (r2 == GV_OK && gv_outline_margins(g->H, size, ol, out->proof.margin, &mok) == GV_OK && mok) {
+			out->proof.by_outline = 1;
+		} else {
+			out->proof.ok = 0;
+			if (err && cap)
+				snprintf(err, cap,
+				         "no board found: %d of the grid's outer lines are hidden and the board's edge does not "
+				         "bound it (margins %.2f %.2f %.2f %.2f cells)",
+				         4 - out->proof.outer_judged, out->proof.margin[0], out->proof.margin[1],
+				         out->proof.margin[2], out->proof.margin[3]);
+			return GV_ENOTFOUND;
+		}
+	}
 	if (!rc && prove && !out->proof.ok) {
 		if (err && cap)
 			snprintf(err, cap,

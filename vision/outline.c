@@ -273,6 +273,35 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 	return rc;
 }
 
+int gv_board_outline(const gv_image *img, double quad[8], char *err, size_t cap)
+{
+	if (!img || !img->data || !quad) {
+		snprintf(err, cap, "outline: bad argument");
+		return GV_EINVAL;
+	}
+	gv_image grey = {0}, small = {0};
+	int rc = gv_cv_grey(img, &grey, err, cap);
+	int longer = img->width > img->height ? img->width : img->height;
+	double scale = longer > GV_OUTLINE_WORK_PX ? (double)GV_OUTLINE_WORK_PX / longer : 1;
+	int w = (int)lround(img->width * scale), h = (int)lround(img->height * scale);
+	if (!rc)
+		rc = scale < 1 ? gv_cv_resize(&grey, &small, w, h, err, cap) : gv_cv_grey(&grey, &small, err, cap);
+	gv_image_free(&grey);
+	double share = 0;
+	if (!rc) {
+		rc = gv_cv_bright_quad(&small, quad, &share, err, cap);
+		if (rc == GV_ENOTFOUND || (!rc && share < GV_OUTLINE_MIN_SHARE)) {
+			snprintf(err, cap, "no board found: no board-like bright quadrilateral in the photo");
+			rc = GV_ENOTFOUND;
+		}
+	}
+	if (!rc)
+		for (int k = 0; k < 8; k++)
+			quad[k] /= scale;
+	gv_image_free(&small);
+	return rc;
+}
+
 int gv_refine_corners(const gv_image *img, int size, const unsigned char *empty, double corners[8], char *err,
                       size_t cap)
 {

@@ -50,7 +50,12 @@
  * coloured light). The outline must lie beyond every outer line by a
  * margin within these bounds, in cells (a real board's is 0.3-1 cell); a
  * lattice a line off has an outer line on the margin or beyond the outline
- * on one side. By reasoning, before scoring. */
+ * on one side. By reasoning, before scoring. The same margins (and their
+ * likeness, below) are asked of a grid proved by its lines when some of its
+ * outer lines cannot be judged (under stones, off the photo: nothing else
+ * tells a lattice a line off then; detect.c); no board of the shared
+ * photos is such a grid today (every found board's four outer lines are
+ * judged), so this changes none of their figures. */
 #define GV_PROOF_MARGIN_MIN 0.1
 #define GV_PROOF_MARGIN_MAX 1.2
 /* ... and the two margins across the board (left and right, top and

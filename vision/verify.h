@@ -27,6 +27,8 @@ typedef struct gv_proof {
 	double beyond_share; /* the most lined share of spans one cell beyond an
 	                        outer line, of the four sides */
 	int outer_missing;   /* outer lines judged that do not show */
+	int outer_judged;    /* outer lines judged (of 4): the others are under
+	                        stones or off the photo */
 	int ok;           /* 1: the grid passes (see GV_PROOF_* in tuning.h), 0: it fails */
 	/* The second way to pass (gv_prove_by_outline), where the lines are
 	 * few or faint (a dense endgame, a coloured light): */
@@ -37,6 +39,8 @@ typedef struct gv_proof {
 	double stone_off;    /* their median distance (cells) from where the
 	                        camera's angle puts a stone's middle */
 	int by_stones;       /* 1: passed the second way */
+	int by_outline;      /* 1: passed the first way with outer lines hidden,
+	                        and the board's outline bounds it (detect.c) */
 	int doubt;           /* then: points read with a confidence under 0.5 */
 } gv_proof;
 
@@ -67,6 +71,11 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
  * on at least GV_PROOF_STONE_SPAN_SHARE of the open spans. f is a
  * gv_point_features array (classify.h). Returns 0, GV_EINVAL or GV_ENOMEM. */
 struct gv_point_features;
+/* The board's outline (outline[8], as above) beyond the outer lines of the
+ * grid H: margin[4] in cells (left, top, right, bottom, each side's lesser
+ * end), *ok whether they are within GV_PROOF_MARGIN_MIN..MAX and alike
+ * across (GV_PROOF_MARGIN_ASYM). Returns 0 or GV_EINVAL. */
+int gv_outline_margins(const double H[9], int size, const double outline[8], double margin[4], bool *ok);
 int gv_prove_by_outline(const double H[9], int size, const double outline[8], const unsigned char *cells,
                         const struct gv_point_features *f, gv_proof *out);
 
