@@ -202,10 +202,12 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		}
 		dtr(opts, "detect: the lines");
 		rc = gv_locate(img, &lo, &g, err, cap);
-		dtr(opts, "detect: the lines' grid read");
-		if (!rc)
+		if (!rc) {
+			dtr(opts, "detect: the lines' grid found, read and proved");
 			rc = read_grid(img, &g, size, true, out, err, cap);
+		}
 		if (rc == GV_ENOTFOUND) {
+			dtr(opts, "detect: %s", err && cap ? err : "no board found by the lines");
 			char err2[300];
 			dtr(opts, "detect: the outline");
 			int rc2 = gv_locate_outline(img, &lo, &g, err2, sizeof err2);
