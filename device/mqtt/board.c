@@ -383,7 +383,16 @@ static void lost(gm_board *b, int rc, double now)
  * waits to be written is written, and the socket is read only when read
  * says (libmosquitto's read stops at the first "nothing there"), so that a
  * turn costs a system call only for something to do. Else (connecting,
- * stopping) mosquitto_loop, waiting up to timeout_ms. */
+ * stopping) mosquitto_loop, waiting up to timeout_ms.
+ *
+ * libmosquitto writes a byte to its wake-up pipe (for a network thread's
+ * select) at every packet, thread or not; only mosquitto_loop reads it, a
+ * byte a call. So while connected nobody reads it: after some 280 packets
+ * it is full (its kernel memory bounded by the socket's send buffer) and
+ * each write fails at once, which costs less than a write that goes
+ * through; a later mosquitto_loop takes a byte a call and returns without
+ * waiting until it is empty (gm_board_stop turns a few hundred times
+ * more). */
 static void turn(gm_board *b, int timeout_ms, bool read)
 {
 	double now = gm_mono_s();
