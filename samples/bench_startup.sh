@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Whole-process cost of goref's commands (issue 14): the median wall time
-# (including GNU time's own start, about 1 ms) and peak memory of N runs
-# of each (GNU time), and the shared libraries
-# each program loads (ldd). Run the same way every time for README:
-#   samples/bench_startup.sh [-b BUILD] [-n RUNS] [PHOTO]
-# PHOTO (default: a 2048x1536 photo of ../shared/datasets, when there) is
-# read by `goref detect`; without one that part is left out.
+# (including GNU time's own start, about 1 ms), CPU time (user + system)
+# and peak memory of N runs of each (GNU time), the shared libraries each
+# program loads (ldd), and the load average before and after (the machine
+# may be shared). Run the same way every time for README:
+#   samples/bench_startup.sh [-b BUILD] [-n RUNS] [PHOTO...]
+# Each PHOTO (default: a 2048x1536 photo of ../shared/datasets, when there)
+# is read by `goref detect`; without one that part is left out.
 set -eu
 build=build
 runs=9
@@ -21,7 +22,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 goref=$build/goref
 [ -x "$goref" ] || { echo "$0: no $goref (build first)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "$0: needs GNU time (apt-get install time)" >&2; exit 2; }
-photo=${1:-$here/../shared/datasets/imago/t1/t1_009.jpg}
+[ $# -gt 0 ] || set -- "$here/../shared/datasets/imago/t1/t1_009.jpg"
 sgf=$here/tests/fixtures/selfplay/19x19-s0201.sgf
 [ -f "$sgf" ] || sgf=$(ls "$here"/tests/fixtures/selfplay/19x19-*.sgf | head -1)
 tmp=$(mktemp -d)
@@ -37,22 +38,27 @@ measure() { # NAME COMMAND...
 	for _ in $(seq "$runs"); do
 		local t0 t1
 		t0=$(date +%s%N)
-		/usr/bin/time -f "%M" -o "$tmp/one" "$@" >/dev/null 2>&1 || true
+		/usr/bin/time -f "%M %U %S" -o "$tmp/one" "$@" >/dev/null 2>&1 || true
 		t1=$(date +%s%N)
 		echo "$(( (t1 - t0) / 1000 )) $(cat "$tmp/one")" >>"$tmp/t"
 	done
-	local ms mb
+	local ms mb cpu
 	ms=$(awk '{ print $1 / 1000 }' "$tmp/t" | median)
 	mb=$(awk '{ print $2 / 1024 }' "$tmp/t" | median)
-	printf '%-34s %7.1f ms %7.1f MB\n' "$name" "$ms" "$mb"
+	cpu=$(awk '{ print ($3 + $4) * 1000 }' "$tmp/t" | median)
+	printf '%-34s %7.1f ms %7.1f MB %5.0f ms CPU\n' "$name" "$ms" "$mb" "$cpu"
 }
 
 printf 'shared libraries: goref %d, goref-vision %d\n' \
 	"$(ldd "$goref" | wc -l)" "$( [ -x "$build/goref-vision" ] && ldd "$build/goref-vision" | wc -l || echo 0)"
-echo "median of $runs runs, whole process (wall time, peak resident memory):"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "median of $runs runs, whole process (wall time, peak resident memory, user + system CPU time):"
 measure "goref --help" "$goref" --help
 measure "goref check (one 19x19 game)" "$goref" check "$sgf"
 measure "goref score (its final position)" "$goref" score "$sgf"
-if [ -f "$photo" ] && [ -x "$build/goref-vision" ]; then
-	measure "goref detect $(basename "$photo")" "$goref" detect "$photo"
-fi
+for photo in "$@"; do
+	if [ -f "$photo" ] && [ -x "$build/goref-vision" ]; then
+		measure "goref detect $(basename "$photo")" "$goref" detect "$photo"
+	fi
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

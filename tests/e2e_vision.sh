@@ -119,11 +119,6 @@ if awk -v m="$cmean" -v x="$cmax" 'BEGIN { exit !(m <= 1.0 && x <= 25) }'; then 
 # sure_wrong is a ceiling too: points read with a confidence of 0.9 or more
 # and wrong (issue 11 asks that 99.95% of the sure points be right; imago's
 # are a hand and a sheet of paper over the board, the label the stones under).
-# gobanwatcher/3's found_wrong went from 2 to 3 when the outline's grid could
-# pass its proof on the outline's margins and the stones (gv_prove_by_outline):
-# 3_jwerth_green_2 is found on the right grid and read with 4 points wrong
-# (5 through the clicked corners: the classifier under green light), with no
-# point sure.
 #   source                 found  points right  boards right  found_wrong at most  sure_wrong at most
 floors='
 imago/t1                  11     3971          11            0                    0
@@ -136,7 +131,7 @@ gomrade/4                 1      361           1             0                  
 gomrade/5                 1      361           1             0                    0
 gomrade/testing_sequence  12     4332          12            0                    0
 gobanwatcher/1            0      0             0             0                    0
-gobanwatcher/3            16     5740          5             3                    4
+gobanwatcher/3            16     5755          7             0                    1
 '
 # (the figures with clicked corners, inside a source's, are left out here)
 sources=$(grep -o '"sources":{.*},"total"' "$tmp/eval.json" | sed 's/^"sources":{//; s/,"clicked":{[^}]*}//g' | grep -o '"[^"]*":{[^}]*}')

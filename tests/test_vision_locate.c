@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cvwrap.h"
+#include "detect.h"
 #include "geom.h"
 #include "image.h"
 #include "locate.h"
@@ -404,6 +405,109 @@ static void test_proof_of_the_grid(void **st)
 	g_crowd = 0;
 }
 
+/* The second way to pass (gv_prove_by_outline): on a crowded drawn board
+ * with its outline, the true grid passes on the outline's margins and the
+ * stones; a lattice one line to a side (the stones still on points), two
+ * lines off, or half a cell off fails (the stones' placement alone does not
+ * tell half a cell off here: the classifier finds a drawn stone's edge a
+ * step from such a point; the margins' likeness does). */
+static bool proves_by_outline(const gv_image *img, const double H[9], int N, const double outline[8], gv_proof *p)
+{
+	unsigned char cells[361];
+	gv_point_features f[361];
+	assert_int_equal(gv_classify_features(img, H, N, f), 0);
+	assert_int_equal(gv_classify_decide(f, N, cells, NULL), 0);
+	assert_int_equal(gv_prove_grid(img, H, N, cells, p), 0);
+	p->ok = 0; /* the second way alone */
+	assert_int_equal(gv_prove_by_outline(H, N, outline, cells, f, p), 0);
+	return p->ok && p->by_stones;
+}
+
+static void test_proof_by_the_outline(void **st)
+{
+	(void)st;
+	double q[8];
+	view(8, 25, q);
+	g_crowd = 0.6;
+	for (int N = 9; N <= 19; N += 10) {
+		scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
+		place_stones(&sc);
+		gv_image img;
+		draw(&img, &sc, 800, 600, q);
+		/* the board's outline: the wood's corners, clockwise from the top-left */
+		double W = (N - 1) * sc.cx, Hh = (N - 1) * sc.cy, outline[8];
+		const double pc[8] = {-MARGIN, -MARGIN, W + MARGIN, -MARGIN, W + MARGIN, Hh + MARGIN, -MARGIN, Hh + MARGIN};
+		for (int k = 0; k < 4; k++)
+			assert_true(gv_h_apply(sc.Hpi, pc[2 * k], pc[2 * k + 1], &outline[2 * k], &outline[2 * k + 1]));
+		double H[9], Wg[9];
+		assert_true(gv_h_from_corners(sc.truth, N, H));
+		gv_proof p;
+		assert_true(proves_by_outline(&img, H, N, outline, &p));
+		/* the outline's margins alone (what a grid whose outer lines are
+		 * hidden must meet): the true grid's pass, a line off fails */
+		double mg[4];
+		bool mok = false;
+		assert_int_equal(gv_outline_margins(H, N, outline, mg, &mok), 0);
+		assert_true(mok);
+		const double oneoff[9] = {1, 0, 0, 0, 1, 1, 0, 0, 1};
+		gv_h_mul(H, oneoff, Wg);
+		assert_int_equal(gv_outline_margins(Wg, N, outline, mg, &mok), 0);
+		assert_false(mok);
+		print_message("N=%d true grid: margins %.2f %.2f %.2f %.2f, %d stones off by %.2f, spans %.2f\n", N,
+		              p.margin[0], p.margin[1], p.margin[2], p.margin[3], p.stones, p.stone_off, p.span_share);
+		const double shifts[6][2] = {{1, 0}, {0, -1}, {2, 0}, {0.5, 0.5}, {0, 0.5}, {-0.5, 0}};
+		for (int s = 0; s < 6; s++) {
+			const double M[9] = {1, 0, shifts[s][0], 0, 1, shifts[s][1], 0, 0, 1};
+			gv_h_mul(H, M, Wg);
+			bool ok = proves_by_outline(&img, Wg, N, outline, &p);
+			print_message("N=%d shifted by (%.1f, %.1f): margins %.2f %.2f %.2f %.2f, %d stones off by %.2f, spans %.2f\n",
+			              N, shifts[s][0], shifts[s][1], p.margin[0], p.margin[1], p.margin[2], p.margin[3], p.stones,
+			              p.stone_off, p.span_share);
+			assert_false(ok);
+		}
+		gv_image_free(&img);
+	}
+	g_crowd = 0;
+}
+
+/* A board whose four edges are all under stones (no outer line can be
+ * judged), crowded inside, seen at an angle: gv_detect reports the right
+ * grid or no board, never a grid off by a line (the outline must bound a
+ * grid whose outer lines are hidden). */
+static void test_edges_under_stones(void **st)
+{
+	(void)st;
+	double q[8];
+	view(5, 30, q);
+	g_plain_table = true;
+	g_crowd = 0.5;
+	for (int N = 9; N <= 19; N += 10) {
+		scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
+		place_stones(&sc);
+		for (int k = 0; k < N; k++) {
+			sc.stones[k] = sc.stones[(N - 1) * N + k] = (unsigned char)(1 + k % 2);
+			sc.stones[k * N] = sc.stones[k * N + N - 1] = (unsigned char)(2 - k % 2);
+		}
+		gv_image img;
+		draw(&img, &sc, 800, 600, q);
+		gv_detection d;
+		char err[300] = "";
+		gv_detect_opts o = {.size = N};
+		int rc = gv_detect(&d, &img, &o, err, sizeof err);
+		double worst = 0;
+		for (int k = 0; k < 8 && !rc; k += 2)
+			worst = fmax(worst, hypot(d.corners[k] - sc.truth[k], d.corners[k + 1] - sc.truth[k + 1]));
+		double cell = hypot(sc.truth[2] - sc.truth[0], sc.truth[3] - sc.truth[1]) / (N - 1);
+		print_message("edges under stones N=%d: %s, worst corner %.2f px (cell %.1f px), outer lines judged %d, by "
+		              "outline %d, by stones %d\n",
+		              N, rc ? err : "found", worst, cell, d.proof.outer_judged, d.proof.by_outline, d.proof.by_stones);
+		assert_true(rc == GV_ENOTFOUND || (rc == 0 && worst <= 0.25 * cell));
+		gv_image_free(&img);
+	}
+	g_crowd = 0;
+	g_plain_table = false;
+}
+
 /* The grid from the board's outline (outline.h), on drawn boards seen at an
  * angle, crowded, 9x9 and 19x19. On a plain table: the corners within a
  * tenth of a cell of the truth (a stone's patch is a third of a cell).
@@ -570,6 +674,8 @@ int main(void)
 		cmocka_unit_test(test_sweep_of_turns_and_tilts),
 		cmocka_unit_test(test_lens_distortion_undone),
 		cmocka_unit_test(test_proof_of_the_grid),
+		cmocka_unit_test(test_proof_by_the_outline),
+		cmocka_unit_test(test_edges_under_stones),
 		cmocka_unit_test(test_grid_from_the_outline),
 		cmocka_unit_test(test_clicked_corners_polished),
 		cmocka_unit_test(test_no_board),

@@ -68,9 +68,12 @@ static int read_grid(const gv_image *img, const gv_grid *g, int size, bool prove
 	/* where the lines fail it, a grid inside the board's outline may pass
 	 * on the outline's margins and the stones */
 	if (!rc && !out->proof.ok && g->has_outline) {
-		rc = gv_prove_by_outline(g->H, size, g->outline, g->near_side, out->cells, f, &out->proof);
+		rc = gv_prove_by_outline(g->H, size, g->outline, out->cells, f, &out->proof);
 		/* faint lines are the classifier's evidence too: no point of such
-		 * a board is sure */
+		 * a board is sure; and a reading the classifier itself doubts (more
+		 * than GV_DOUBT_SHARE of the points under 0.5: its model of the
+		 * board does not fit, as on a lattice squeezed into a piece of the
+		 * board) cannot be the stones' evidence */
 		if (!rc && out->proof.by_stones) {
 			int doubt = 0;
 			for (int k = 0; k < size * size; k++) {
@@ -79,9 +82,45 @@ static int read_grid(const gv_image *img, const gv_grid *g, int size, bool prove
 					out->conf[k] = GV_DOUBT_CAP;
 			}
 			out->proof.doubt = doubt;
+			if (doubt > GV_DOUBT_SHARE * size * size)
+				out->proof.ok = out->proof.by_stones = 0;
 		}
 	}
 	free(f);
+	/* a grid whose outer lines are not all seen (under stones, off the
+	 * photo) may be a line or two off with nothing in the proof to tell:
+	 * the board's outline must then lie a margin beyond them, alike on
+	 * opposite sides (no outline found: no board). So must a grid found
+	 * from the outline: in a dense endgame the lines beyond a lattice a
+	 * line short are under stones too, while its outer lines show. */
+	if (!rc && prove && out->proof.ok && !out->proof.by_stones && (out->proof.outer_judged < 4 || g->has_outline)) {
+		double quad[8];
+		const double *ol = g->outline;
+		int r2 = GV_OK;
+		if (!g->has_outline) {
+			char e2[200];
+			r2 = gv_board_outline(img, quad, e2, sizeof e2);
+			if (r2 == GV_ENOMEM || r2 == GV_ECV) {
+				if (err && cap)
+					snprintf(err, cap, "%s", e2);
+				return r2;
+			}
+			ol = quad;
+		}
+		bool mok = false;
+		if (r2 == GV_OK && gv_outline_margins(g->H, size, ol, out->proof.margin, &mok) == GV_OK && mok) {
+			out->proof.by_outline = 1;
+		} else {
+			out->proof.ok = 0;
+			if (err && cap)
+				snprintf(err, cap,
+				         "no board found: %d of the grid's outer lines are hidden and the board's edge does not "
+				         "bound it (margins %.2f %.2f %.2f %.2f cells)",
+				         4 - out->proof.outer_judged, out->proof.margin[0], out->proof.margin[1],
+				         out->proof.margin[2], out->proof.margin[3]);
+			return GV_ENOTFOUND;
+		}
+	}
 	if (!rc && prove && !out->proof.ok) {
 		if (err && cap)
 			snprintf(err, cap,
@@ -163,18 +202,25 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			lo.trace_ud = opts->trace_ud;
 			lo.dump_png = opts->dump_png;
 		}
+		dtr(opts, "detect: the lines");
 		rc = gv_locate(img, &lo, &g, err, cap);
-		if (!rc)
+		if (!rc) {
+			dtr(opts, "detect: the lines' grid found, read and proved");
 			rc = read_grid(img, &g, size, true, out, err, cap);
+		}
 		if (rc == GV_ENOTFOUND) {
+			dtr(opts, "detect: %s", err && cap ? err : "no board found by the lines");
 			char err2[300];
+			dtr(opts, "detect: the outline");
 			int rc2 = gv_locate_outline(img, &lo, &g, err2, sizeof err2);
+			dtr(opts, "detect: the outline's grid found");
 			if (rc2)
 				dtr(opts, "outline: %s", err2);
 			if (!rc2) {
-				/* polish on the spans between the points read empty
-				 * through it, as clicked corners are (once: a second
-				 * and third round moved nothing on gobanwatcher/3) */
+				/* polished on the spans between the points read empty
+				 * through it, as clicked corners are, within
+				 * GV_OUTLINE_REFINE_REACH (once: a second and third
+				 * round moved nothing on gobanwatcher/3) */
 				unsigned char cells[19 * 19], empty[19 * 19];
 				if (gv_classify(img, g.H, size, cells, NULL) == GV_OK) {
 					double c[8];
@@ -183,11 +229,10 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 						empty[k] = cells[k] == 0;
 					char why[200];
 					gv_grid g2;
-					if (gv_refine_corners(img, size, empty, c, err2, sizeof err2) == GV_OK &&
+					if (gv_refine_corners_within(img, size, empty, c, GV_OUTLINE_REFINE_REACH, err2, sizeof err2) == GV_OK &&
 					    gv_grid_from_corners(c, size, img->width, img->height, &g2, why, sizeof why) == GV_OK) {
 						g2.support = g.support;
 						g2.has_outline = g.has_outline;
-						g2.near_side = g.near_side;
 						memcpy(g2.outline, g.outline, sizeof g2.outline);
 						g = g2;
 					}

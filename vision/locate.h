@@ -46,8 +46,6 @@ typedef struct gv_grid {
 	int has_outline;    /* 1 when the board's outline was found (outline.h) */
 	double outline[8];  /* then: the board's top face, x y of its corners
 	                       clockwise from the top-left (photo pixels) */
-	int near_side;      /* then: the outline's side nearest the camera (its
-	                       longest): 0 left, 1 top, 2 right, 3 bottom */
 } gv_grid;
 
 /* Locates the grid in img (RGB or grey). For diagnosis, opts->trace gets

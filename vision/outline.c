@@ -264,7 +264,6 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 			out->size = size;
 			out->support = sc;
 			out->has_outline = 1;
-			out->near_side = near;
 			for (int k = 0; k < 8; k++)
 				out->outline[k] = quad[k] / scale;
 			out->residual = 0;
@@ -274,8 +273,43 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 	return rc;
 }
 
+int gv_board_outline(const gv_image *img, double quad[8], char *err, size_t cap)
+{
+	if (!img || !img->data || !quad) {
+		snprintf(err, cap, "outline: bad argument");
+		return GV_EINVAL;
+	}
+	gv_image grey = {0}, small = {0};
+	int rc = gv_cv_grey(img, &grey, err, cap);
+	int longer = img->width > img->height ? img->width : img->height;
+	double scale = longer > GV_OUTLINE_WORK_PX ? (double)GV_OUTLINE_WORK_PX / longer : 1;
+	int w = (int)lround(img->width * scale), h = (int)lround(img->height * scale);
+	if (!rc)
+		rc = scale < 1 ? gv_cv_resize(&grey, &small, w, h, err, cap) : gv_cv_grey(&grey, &small, err, cap);
+	gv_image_free(&grey);
+	double share = 0;
+	if (!rc) {
+		rc = gv_cv_bright_quad(&small, quad, &share, err, cap);
+		if (rc == GV_ENOTFOUND || (!rc && share < GV_OUTLINE_MIN_SHARE)) {
+			snprintf(err, cap, "no board found: no board-like bright quadrilateral in the photo");
+			rc = GV_ENOTFOUND;
+		}
+	}
+	if (!rc)
+		for (int k = 0; k < 8; k++)
+			quad[k] /= scale;
+	gv_image_free(&small);
+	return rc;
+}
+
 int gv_refine_corners(const gv_image *img, int size, const unsigned char *empty, double corners[8], char *err,
                       size_t cap)
+{
+	return gv_refine_corners_within(img, size, empty, corners, GV_REFINE_REACH, err, cap);
+}
+
+int gv_refine_corners_within(const gv_image *img, int size, const unsigned char *empty, double corners[8],
+                             double reach, char *err, size_t cap)
 {
 	if (!img || !img->data || !corners || size < 2 || size > 19) {
 		snprintf(err, cap, "refine corners: bad argument");
@@ -309,7 +343,7 @@ int gv_refine_corners(const gv_image *img, int size, const unsigned char *empty,
 		memcpy(p, c, sizeof p);
 		/* each corner in turn over a window around the click, the others
 		 * held (one sample a span); twice over; then the polish */
-		int nstep = (int)floor(GV_REFINE_REACH / GV_REFINE_GRID + 1e-9);
+		int nstep = (int)floor(reach / GV_REFINE_GRID + 1e-9);
 		for (int round = 0; round < 2; round++)
 			for (int k = 0; k < 4; k++) {
 				double bx = p[2 * k], by = p[2 * k + 1], best = -1;
@@ -335,7 +369,7 @@ int gv_refine_corners(const gv_image *img, int size, const unsigned char *empty,
 		double sc = polish(&small, size, p, cell * GV_REFINE_STEP, empty);
 		bool near = true;
 		for (int k = 0; k < 4; k++)
-			if (hypot(p[2 * k] - c[2 * k], p[2 * k + 1] - c[2 * k + 1]) > (GV_REFINE_REACH + 0.1) * cell)
+			if (hypot(p[2 * k] - c[2 * k], p[2 * k + 1] - c[2 * k + 1]) > (reach + 0.1) * cell)
 				near = false;
 		if (near && sc > start * (1 + GV_REFINE_GAIN))
 			for (int k = 0; k < 8; k++)

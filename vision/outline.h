@@ -25,6 +25,12 @@
  * no trace. */
 int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, char *err, size_t cap);
 
+/* The board's outline alone: the largest bright quadrilateral (corners x y
+ * clockwise from the top-left, photo pixels), as gv_locate_outline starts
+ * from. GV_ENOTFOUND when there is none covering GV_OUTLINE_MIN_SHARE of
+ * the photo; GV_EINVAL, GV_ENOMEM or GV_ECV with a message. */
+int gv_board_outline(const gv_image *img, double quad[8], char *err, size_t cap);
+
 /* Polishes a grid whose four corners a person clicked (x y clockwise from
  * the top-left, pixels of img; clicks are a few pixels off, a tenth or two
  * of a cell): each corner is moved, within GV_REFINE_REACH cells, to where
@@ -38,5 +44,9 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
  * kept), GV_EINVAL, GV_ENOMEM or GV_ECV with a message. */
 int gv_refine_corners(const gv_image *img, int size, const unsigned char *empty, double corners[8], char *err,
                       size_t cap);
+/* The same within reach cells of the corners given (gv_refine_corners:
+ * GV_REFINE_REACH). */
+int gv_refine_corners_within(const gv_image *img, int size, const unsigned char *empty, double corners[8],
+                             double reach, char *err, size_t cap);
 
 #endif

@@ -757,10 +757,13 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	 * light's change taken out; every point every few seconds */
 	float ptg[NPT];
 	bool redo[NPT];
-	/* (in the reading that searches for the grid by the clock, so that the
-	 * two costly things come together, once in GV_SEARCH_EVERY_S) */
 	bool clock_due = p->o.relocate && p->have_obs && t - p->check_t >= GV_SEARCH_EVERY_S;
-	bool all = !p->have_feat || clock_due || t - p->feat_full_t >= GV_RECLASSIFY_EVERY_S || sparse || p->o.stills;
+	bool all = !p->have_feat || t - p->feat_full_t >= GV_RECLASSIFY_EVERY_S || sparse || p->o.stills;
+	/* the two costly things never by the clock in the same frame: a
+	 * reading of a streaming camera that classifies every point by the
+	 * clock leaves the search by the clock to the next reading (a frame's
+	 * cost is the camera's budget; drift is a pixel a minute) */
+	bool heavy = all && p->have_feat && !sparse && !p->o.stills;
 	for (int k = 0; k < n * n; k++)
 		ptg[k] = patch_grey(f, &p->pt[k], PS * PS);
 	if (!all) {
@@ -819,7 +822,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	 * of a cell takes away; a drop searches at once, and otherwise a
 	 * search every few seconds follows drift. */
 	double align = alignment(p, cells, feat);
-	bool due = !p->have_search || align < 0 || lines_gone(p, align) || clock_due ||
+	bool due = !p->have_search || align < 0 || lines_gone(p, align) || (clock_due && !heavy) ||
 	           p->far_pending;
 	if (p->debug)
 		tr(p, "t %.2f reading: alignment %.3f (after the last search %.3f)", t, align, p->align_ref);

@@ -109,6 +109,8 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 				 * outer lines on the margin) */
 				if ((line == 0 || line == size - 1) && 2 * lined <= judged)
 					out->outer_missing++;
+				if (line == 0 || line == size - 1)
+					out->outer_judged++;
 			}
 		}
 		/* each family of lines on its own: a lattice twice too dense one
@@ -170,10 +172,9 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int gv_prove_by_outline(const double H[9], int size, const double outline[8], int near_side,
-                        const unsigned char *cells, const gv_point_features *f, gv_proof *out)
+int gv_outline_margins(const double H[9], int size, const double outline[8], double margin[4], bool *ok)
 {
-	if (!H || !outline || !cells || !f || !out || size < 2 || size > 19)
+	if (!H || !outline || !margin || !ok || size < 2 || size > 19)
 		return GV_EINVAL;
 	double Hi[9], q[4][2];
 	if (!gv_h_invert(H, Hi))
@@ -184,7 +185,7 @@ int gv_prove_by_outline(const double H[9], int size, const double outline[8], in
 	/* each side of the outline, a line in board coordinates too: how far
 	 * beyond the outer line it runs, at both ends of that line */
 	double n1 = size - 1;
-	bool margins_ok = true;
+	*ok = true;
 	for (int side = 0; side < 4; side++) {
 		/* side 0 left (corners 3, 0), 1 top (0, 1), 2 right (1, 2), 3 bottom (2, 3) */
 		const double *a = q[(side + 3) % 4], *b = q[side];
@@ -196,11 +197,26 @@ int gv_prove_by_outline(const double H[9], int size, const double outline[8], in
 			if (d < m)
 				m = d;
 		}
-		out->margin[side] = m;
-		double hi = side == near_side ? GV_PROOF_MARGIN_MAX_NEAR : GV_PROOF_MARGIN_MAX;
-		if (!(m >= GV_PROOF_MARGIN_MIN && m <= hi))
-			margins_ok = false;
+		margin[side] = m;
+		if (!(m >= GV_PROOF_MARGIN_MIN && m <= GV_PROOF_MARGIN_MAX))
+			*ok = false;
 	}
+	/* a board's two margins across are alike: a lattice half a cell or a
+	 * line off makes them differ by a cell or two */
+	if (fabs(margin[0] - margin[2]) > GV_PROOF_MARGIN_ASYM || fabs(margin[1] - margin[3]) > GV_PROOF_MARGIN_ASYM)
+		*ok = false;
+	return GV_OK;
+}
+
+int gv_prove_by_outline(const double H[9], int size, const double outline[8], const unsigned char *cells,
+                        const gv_point_features *f, gv_proof *out)
+{
+	if (!H || !outline || !cells || !f || !out || size < 2 || size > 19)
+		return GV_EINVAL;
+	bool margins_ok;
+	int rc = gv_outline_margins(H, size, outline, out->margin, &margins_ok);
+	if (rc)
+		return rc;
 	double *off = malloc(sizeof(double) * (size_t)size * size);
 	if (!off)
 		return GV_ENOMEM;

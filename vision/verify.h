@@ -27,6 +27,8 @@ typedef struct gv_proof {
 	double beyond_share; /* the most lined share of spans one cell beyond an
 	                        outer line, of the four sides */
 	int outer_missing;   /* outer lines judged that do not show */
+	int outer_judged;    /* outer lines judged (of 4): the others are under
+	                        stones or off the photo */
 	int ok;           /* 1: the grid passes (see GV_PROOF_* in tuning.h), 0: it fails */
 	/* The second way to pass (gv_prove_by_outline), where the lines are
 	 * few or faint (a dense endgame, a coloured light): */
@@ -37,6 +39,8 @@ typedef struct gv_proof {
 	double stone_off;    /* their median distance (cells) from where the
 	                        camera's angle puts a stone's middle */
 	int by_stones;       /* 1: passed the second way */
+	int by_outline;      /* 1: passed the first way with outer lines hidden,
+	                        and the board's outline bounds it (detect.c) */
 	int doubt;           /* then: points read with a confidence under 0.5 */
 } gv_proof;
 
@@ -57,17 +61,22 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 
 /* The second way to pass, for a grid that failed gv_prove_grid (out holds
  * its result; out->ok is set when this passes): the board's outline
- * (outline[8], the top face's corners clockwise from the top-left, near its
- * side nearest the camera, as in gv_grid) lies a margin outside the outer
- * lines on all four sides (GV_PROOF_MARGIN_*: a lattice a line off puts an
- * outer line on the margin or beyond it), the stones read
- * (cells[k] 1 or 2, with what the classifier measured f[k]) stand where
- * stones on the points would (a lattice off by half a cell puts them
- * between), and a line shows on at least GV_PROOF_STONE_SPAN_SHARE of the
- * open spans. f is a gv_point_features array (classify.h). Returns 0 or
- * GV_EINVAL. */
+ * (outline[8], the top face's corners clockwise from the top-left, as in
+ * gv_grid) lies a margin outside the outer lines on all four sides, alike
+ * on opposite sides (GV_PROOF_MARGIN_*: a lattice half a cell or a line
+ * off puts an outer line on the margin or beyond the outline, and makes
+ * opposite margins differ by a cell or more); at least GV_PROOF_MIN_STONES
+ * stones are read (cells[k] 1 or 2, with what the classifier measured in
+ * f[k]) and stand near where stones on the points would; and a line shows
+ * on at least GV_PROOF_STONE_SPAN_SHARE of the open spans. f is a
+ * gv_point_features array (classify.h). Returns 0, GV_EINVAL or GV_ENOMEM. */
 struct gv_point_features;
-int gv_prove_by_outline(const double H[9], int size, const double outline[8], int near_side,
-                        const unsigned char *cells, const struct gv_point_features *f, gv_proof *out);
+/* The board's outline (outline[8], as above) beyond the outer lines of the
+ * grid H: margin[4] in cells (left, top, right, bottom, each side's lesser
+ * end), *ok whether they are within GV_PROOF_MARGIN_MIN..MAX and alike
+ * across (GV_PROOF_MARGIN_ASYM). Returns 0 or GV_EINVAL. */
+int gv_outline_margins(const double H[9], int size, const double outline[8], double margin[4], bool *ok);
+int gv_prove_by_outline(const double H[9], int size, const double outline[8], const unsigned char *cells,
+                        const struct gv_point_features *f, gv_proof *out);
 
 #endif

@@ -17,11 +17,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cvwrap.h"
 #include "pipeline.h"
 #include "source.h"
 
 static const char benchvision_usage[] =
-	"usage: goref bench --vision [--board N] [--frames N] [--json] DIR\n"
+	"usage: goref bench --vision [--board N] [--frames N] [--slow MS] [--json] DIR\n"
 	"\n"
 	"Feeds the frames of DIR (a folder of photos with times.txt, as\n"
 	"goref-render writes them) through the frame pipeline, one core, and\n"
@@ -34,6 +35,8 @@ static const char benchvision_usage[] =
 	"\n"
 	"  --board N    lines of the board: 9, 13 or 19 (default 19)\n"
 	"  --frames N   at most N frames (default all)\n"
+	"  --slow MS    lists on stderr every frame that took MS ms or more, with\n"
+	"               what it did: grid searches, points classified, a grid taken\n"
 	"  --json       one JSON object\n";
 
 /* The instructions retired by this thread, through perf_event_open; -1
@@ -110,6 +113,7 @@ int cmd_bench_vision(int argc, char **argv)
 {
 	int board = 19;
 	long max_frames = -1;
+	double slow_ms = -1;
 	bool json = false;
 	const char *dir = NULL;
 	for (int i = 1; i < argc; i++) {
@@ -131,6 +135,11 @@ int cmd_bench_vision(int argc, char **argv)
 			if (!cli_parse_int("--frames", argv[++i], 1, 100000000, &n))
 				return EXIT_USAGE;
 			max_frames = n;
+		} else if (!strcmp(a, "--slow") && i + 1 < argc) {
+			int ms;
+			if (!cli_parse_int("--slow", argv[++i], 0, 100000, &ms))
+				return EXIT_USAGE;
+			slow_ms = ms;
 		} else if (!strcmp(a, "--json")) {
 			json = true;
 		} else if (!cli_positional("bench", benchvision_usage, "DIR", a, &dir)) {
@@ -141,6 +150,10 @@ int cmd_bench_vision(int argc, char **argv)
 		return EXIT_USAGE;
 
 	char err[512];
+	/* one core, as the pipeline runs in watch, replay and eval-video:
+	 * OpenCV's own threads would take part of a search out of this
+	 * thread's CPU time */
+	gv_cv_threads(1, NULL, 0);
 	gd_source *src;
 	int rc = gd_source_open_dir(&src, dir, NULL, 0, err, sizeof err);
 	if (rc < 0) {
@@ -174,6 +187,7 @@ int cmd_bench_vision(int argc, char **argv)
 	double decode_ms = 0;
 	int w = 0, h = 0, status = EXIT_OK;
 	long readings = 0;
+	gv_pipeline_stats last = {0};
 	for (;;) {
 		if (max_frames > 0 && n >= max_frames)
 			break;
@@ -221,6 +235,11 @@ int cmd_bench_vision(int argc, char **argv)
 		}
 		gv_pipeline_stats ps;
 		gv_pipeline_get_stats(p, &ps);
+		if (slow_ms >= 0 && ms >= slow_ms)
+			fprintf(stderr, "slow frame %ld (t %.2f s): %.2f ms, %ld search(es), %ld point(s) classified%s\n", n, t,
+			        ms, ps.locates - last.locates, ps.classified - last.classified,
+			        ps.relocations > last.relocations ? ", a grid taken" : "");
+		last = ps;
 		all[n] = ms;
 		if (i0 >= 0 && i1 >= i0)
 			ins[nins++] = (double)(i1 - i0);

@@ -27,8 +27,14 @@ int cmd_eval(int argc, char **argv);
 static void locate_trace_to_stderr(const char *line, void *ud)
 {
 	(void)ud;
-	fputs(line, stderr);
-	fputc('\n', stderr);
+	/* each line with the milliseconds since the first (where the time goes) */
+	static double t0 = -1;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	double t = ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+	if (t0 < 0)
+		t0 = t;
+	fprintf(stderr, "[%7.1f ms] %s\n", t - t0, line);
 }
 
 /* GOREF_LOCATE_DEBUG: the locator's steps on stderr; GOREF_LOCATE_DUMP=FILE.png:
