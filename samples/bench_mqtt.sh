@@ -4,8 +4,10 @@
 #  1. a board's extra CPU for publishing: goref-mqtt-load with one board
 #     (the publisher of goref watch in goref watch's loop: FPS frames a
 #     second, the board polled once a frame, the position given after a
-#     frame with events) giving EVENTS events at RATE a second, against the
-#     same run with --dry (the same frames and events, nothing published);
+#     frame with events; each event appended to a journal and flushed, as
+#     goref watch's journal, unless JOURNAL=0) giving EVENTS events at RATE
+#     a second, against the same run with --dry (the same frames, events
+#     and journal, nothing published);
 #     the whole process's CPU time (CLOCK_PROCESS_CPUTIME_ID: every thread,
 #     user and system) from the moment the board is connected to 1 s after
 #     the last event (its acknowledgement read), the difference per event;
@@ -17,7 +19,7 @@
 #     hall's subscriber (its --log), p50 / p99 / max.
 # usage: samples/bench_mqtt.sh [BUILD_DIR]   (default build)
 # environment: RATE (10), EVENTS (300), FPS (10), RUNS (3), BOARDS (50),
-#   HALL_SECONDS (60), PARTS ("1 2": which parts)
+#   HALL_SECONDS (60), PARTS ("1 2": which parts), JOURNAL (1)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../build}" && pwd)
@@ -26,6 +28,7 @@ goref=$build/goref
 RATE=${RATE:-10}
 FPS=${FPS:-10}
 PARTS=${PARTS:-1 2}
+JOURNAL=${JOURNAL:-1}
 EVENTS=${EVENTS:-300}
 RUNS=${RUNS:-3}
 BOARDS=${BOARDS:-50}
@@ -47,13 +50,17 @@ echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 field() { grep -o "\"$1\":[0-9.]*" | cut -d: -f2; }
 if [[ " $PARTS " == *" 1 "* ]]; then
-echo "== 1. a board's CPU per event ($EVENTS events at $RATE/s, $FPS frames/s, $RUNS runs)"
+jarg=()
+[ "$JOURNAL" = 1 ] && jarg=(--journal "$tmp/journal")
+echo "== 1. a board's CPU per event ($EVENTS events at $RATE/s, $FPS frames/s, journal $JOURNAL, $RUNS runs)"
 per=
 for r in $(seq "$RUNS"); do
 	la=$(cut -d' ' -f1 /proc/loadavg)
-	dry=$("$load" --dry --hall h0 --board b01 --events "$EVENTS" --rate "$RATE" --fps "$FPS" --quiet | tail -1)
+	rm -f "$tmp/journal"
+	dry=$("$load" --dry --hall h0 --board b01 --events "$EVENTS" --rate "$RATE" --fps "$FPS" "${jarg[@]}" --quiet | tail -1)
+	rm -f "$tmp/journal"
 	pub=$("$load" --mqtt "$broker" --hall h0 --board b01 --password pw-b01 --events "$EVENTS" --rate "$RATE" \
-		--fps "$FPS" --quiet | tail -1)
+		--fps "$FPS" "${jarg[@]}" --quiet | tail -1)
 	d=$(echo "$dry" | field cpu_ms_window)
 	p=$(echo "$pub" | field cpu_ms_window)
 	a=$(echo "$pub" | field acked)

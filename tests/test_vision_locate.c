@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cvwrap.h"
+#include "detect.h"
 #include "geom.h"
 #include "image.h"
 #include "locate.h"
@@ -469,6 +470,44 @@ static void test_proof_by_the_outline(void **st)
 	g_crowd = 0;
 }
 
+/* A board whose four edges are all under stones (no outer line can be
+ * judged), crowded inside, seen at an angle: gv_detect reports the right
+ * grid or no board, never a grid off by a line (the outline must bound a
+ * grid whose outer lines are hidden). */
+static void test_edges_under_stones(void **st)
+{
+	(void)st;
+	double q[8];
+	view(5, 30, q);
+	g_plain_table = true;
+	g_crowd = 0.5;
+	for (int N = 9; N <= 19; N += 10) {
+		scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
+		place_stones(&sc);
+		for (int k = 0; k < N; k++) {
+			sc.stones[k] = sc.stones[(N - 1) * N + k] = (unsigned char)(1 + k % 2);
+			sc.stones[k * N] = sc.stones[k * N + N - 1] = (unsigned char)(2 - k % 2);
+		}
+		gv_image img;
+		draw(&img, &sc, 800, 600, q);
+		gv_detection d;
+		char err[300] = "";
+		gv_detect_opts o = {.size = N};
+		int rc = gv_detect(&d, &img, &o, err, sizeof err);
+		double worst = 0;
+		for (int k = 0; k < 8 && !rc; k += 2)
+			worst = fmax(worst, hypot(d.corners[k] - sc.truth[k], d.corners[k + 1] - sc.truth[k + 1]));
+		double cell = hypot(sc.truth[2] - sc.truth[0], sc.truth[3] - sc.truth[1]) / (N - 1);
+		print_message("edges under stones N=%d: %s, worst corner %.2f px (cell %.1f px), outer lines judged %d, by "
+		              "outline %d, by stones %d\n",
+		              N, rc ? err : "found", worst, cell, d.proof.outer_judged, d.proof.by_outline, d.proof.by_stones);
+		assert_true(rc == GV_ENOTFOUND || (rc == 0 && worst <= 0.25 * cell));
+		gv_image_free(&img);
+	}
+	g_crowd = 0;
+	g_plain_table = false;
+}
+
 /* The grid from the board's outline (outline.h), on drawn boards seen at an
  * angle, crowded, 9x9 and 19x19. On a plain table: the corners within a
  * tenth of a cell of the truth (a stone's patch is a third of a cell).
@@ -636,6 +675,7 @@ int main(void)
 		cmocka_unit_test(test_lens_distortion_undone),
 		cmocka_unit_test(test_proof_of_the_grid),
 		cmocka_unit_test(test_proof_by_the_outline),
+		cmocka_unit_test(test_edges_under_stones),
 		cmocka_unit_test(test_grid_from_the_outline),
 		cmocka_unit_test(test_clicked_corners_polished),
 		cmocka_unit_test(test_no_board),

@@ -90,8 +90,10 @@ static int read_grid(const gv_image *img, const gv_grid *g, int size, bool prove
 	/* a grid whose outer lines are not all seen (under stones, off the
 	 * photo) may be a line or two off with nothing in the proof to tell:
 	 * the board's outline must then lie a margin beyond them, alike on
-	 * opposite sides (no outline found: no board) */
-	if (!rc && prove && out->proof.ok && !out->proof.by_stones && out->proof.outer_judged < 4) {
+	 * opposite sides (no outline found: no board). So must a grid found
+	 * from the outline: in a dense endgame the lines beyond a lattice a
+	 * line short are under stones too, while its outer lines show. */
+	if (!rc && prove && out->proof.ok && !out->proof.by_stones && (out->proof.outer_judged < 4 || g->has_outline)) {
 		double quad[8];
 		const double *ol = g->outline;
 		int r2 = GV_OK;
@@ -202,10 +204,12 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		}
 		dtr(opts, "detect: the lines");
 		rc = gv_locate(img, &lo, &g, err, cap);
-		dtr(opts, "detect: the lines' grid read");
-		if (!rc)
+		if (!rc) {
+			dtr(opts, "detect: the lines' grid found, read and proved");
 			rc = read_grid(img, &g, size, true, out, err, cap);
+		}
 		if (rc == GV_ENOTFOUND) {
+			dtr(opts, "detect: %s", err && cap ? err : "no board found by the lines");
 			char err2[300];
 			dtr(opts, "detect: the outline");
 			int rc2 = gv_locate_outline(img, &lo, &g, err2, sizeof err2);

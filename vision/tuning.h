@@ -53,9 +53,10 @@
  * on one side. By reasoning, before scoring. The same margins (and their
  * likeness, below) are asked of a grid proved by its lines when some of its
  * outer lines cannot be judged (under stones, off the photo: nothing else
- * tells a lattice a line off then; detect.c); no board of the shared
- * photos is such a grid today (every found board's four outer lines are
- * judged), so this changes none of their figures. */
+ * tells a lattice a line off then; detect.c), and of every grid found from
+ * the outline (in a dense endgame the lines beyond a lattice a line short
+ * are under stones too); no board of the shared photos is turned down by
+ * it today, so this changes none of their figures. */
 #define GV_PROOF_MARGIN_MIN 0.1
 #define GV_PROOF_MARGIN_MAX 1.2
 /* ... and the two margins across the board (left and right, top and

@@ -4,7 +4,6 @@
  * ruling (the tile flashes), warnings, result, and offline when its Pi is
  * gone; the director's actions (end, count, accept) go to the board's control
  * topic, with the hall's PIN. */
-#if defined(GOREF_HAVE_MQTT) && defined(GOREF_HAVE_MHD)
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
 #include <errno.h>
@@ -685,4 +684,3 @@ done:
 	free(h);
 	return status;
 }
-#endif

@@ -7,7 +7,9 @@
  *                 few milliseconds); a command that needs vision is run by
  *                 executing goref-vision from goref's own folder, with the
  *                 same arguments (the way git runs its subcommands);
- *   goref-vision  every command (GOREF_HAVE_VISION).
+ *   goref-vision  every command but hall (GOREF_HAVE_VISION).
+ * `goref hall`, the director's page, needs neither OpenCV nor a camera: it is
+ * its own program, goref-hall (hall_main.c), run the same way by both.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -33,21 +35,11 @@
 #define VISION(fn) NULL
 #endif
 
-#if defined(GOREF_HAVE_VISION) && !(defined(GOREF_HAVE_MQTT) && defined(GOREF_HAVE_MHD))
-/* built without libmosquitto or libmicrohttpd */
-static int cmd_hall(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "goref hall: this goref was built without MQTT or HTTP (libmosquitto-dev, libmicrohttpd-dev)\n");
-	return EXIT_USAGE;
-}
-#endif
-
-#ifndef GOREF_HAVE_VISION
-static int run_vision(char **argv);
+static int run_program(const char *prog, char **argv);
 static char **all_argv;
-#endif
+
+#define VISION_PROGRAM "goref-vision"
+#define HALL_PROGRAM "goref-hall"
 
 /* goref bench, or with --vision the frame pipeline's bench (goref-vision) */
 static int bench(int argc, char **argv)
@@ -57,7 +49,7 @@ static int bench(int argc, char **argv)
 #ifdef GOREF_HAVE_VISION
 			return cmd_bench_vision(argc, argv);
 #else
-			return run_vision(all_argv);
+			return run_program(VISION_PROGRAM, all_argv);
 #endif
 		}
 	return cmd_bench(argc, argv);
@@ -65,29 +57,30 @@ static int bench(int argc, char **argv)
 
 typedef struct command {
 	const char *name;
-	int (*run)(int argc, char **argv); /* NULL: in goref-vision */
+	int (*run)(int argc, char **argv); /* NULL: in another program, */
 	const char *help;                  /* one line, or two with a '\n' */
+	const char *prog;                  /* this one (goref-vision when NULL) */
 } command;
 
 static const command commands[] = {
-	{ "score", cmd_score, "count a finished position (diagram or SGF) and give the result" },
-	{ "check", cmd_check, "replay an SGF game and report every illegal move" },
+	{ "score", cmd_score, "count a finished position (diagram or SGF) and give the result", NULL },
+	{ "check", cmd_check, "replay an SGF game and report every illegal move", NULL },
 	{ "referee", cmd_referee, "rule on an observation log (what the camera saw, what the\n"
-	                          "operator said): events as JSON lines, the game as SGF" },
-	{ "makelog", cmd_makelog, "turn an SGF game into a clean observation log" },
+	                          "operator said): events as JSON lines, the game as SGF", NULL },
+	{ "makelog", cmd_makelog, "turn an SGF game into a clean observation log", NULL },
 	{ "bench", bench, "measure the speed of the rules core; with --vision, of the frame\n"
-	                  "pipeline on a folder of frames (per-frame percentiles)" },
-	{ "detect", VISION(cmd_detect), "find the board and the stones in a photo: the diagram as seen" },
-	{ "eval", VISION(cmd_eval), "run detect on photos with their true positions and measure it" },
+	                  "pipeline on a folder of frames (per-frame percentiles)", NULL },
+	{ "detect", VISION(cmd_detect), "find the board and the stones in a photo: the diagram as seen", NULL },
+	{ "eval", VISION(cmd_eval), "run detect on photos with their true positions and measure it", NULL },
 	{ "replay", VISION(cmd_replay), "referee a game from recorded frames (a folder, or raw frames on\n"
-	                                "stdin): events as they happen, the SGF and the count" },
+	                                "stdin): events as they happen, the SGF and the count", NULL },
 	{ "watch", VISION(cmd_watch), "referee a live game from the camera (or raw frames on stdin),\n"
-	                              "with a journal that survives a crash, and operator keys" },
-	{ "hall", VISION(cmd_hall), "the director's page of a hall of boards over MQTT: every board's\n"
-	                            "moves, rulings and result (goref watch --mqtt publishes them)" },
-	{ "eval-video", VISION(cmd_eval_video), "replay rendered games and compare with their true events" },
+	                              "with a journal that survives a crash, and operator keys", NULL },
+	{ "hall", NULL, "the director's page of a hall of boards over MQTT: every board's\n"
+	                "moves, rulings and result (goref watch --mqtt publishes them)", HALL_PROGRAM },
+	{ "eval-video", VISION(cmd_eval_video), "replay rendered games and compare with their true events", NULL },
 	{ "calibrate", VISION(cmd_calibrate), "measure the lens (chessboard photos) or the board's place\n"
-	                                      "and the players' side: written into the settings file" },
+	                                      "and the players' side: written into the settings file", NULL },
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -113,12 +106,17 @@ static void usage(FILE *f)
 	      "2 an input could not be read, 64 a usage error.\n", f);
 }
 
-#ifndef GOREF_HAVE_VISION
-/* Runs goref-vision (from goref's own folder, else from PATH) with argv.
- * Returns only when it could not be run. */
-static int run_vision(char **argv)
+/* Runs prog (from goref's own folder, else from PATH) with argv. Returns
+ * only when it could not be run. */
+static int run_program(const char *prog, char **argv)
 {
-#ifdef GOREF_VISION_PROGRAM
+#ifndef GOREF_VISION_PROGRAM
+	if (!strcmp(prog, VISION_PROGRAM)) {
+		fprintf(stderr, "goref: '%s' needs vision/, and this goref was built without it "
+		        "(GOREF_VISION=OFF)\n", argv[1]);
+		return EXIT_USAGE;
+	}
+#endif
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	char *slash = NULL;
@@ -126,9 +124,9 @@ static int run_vision(char **argv)
 		self[n] = '\0';
 		slash = strrchr(self, '/');
 	}
-	static const char prog[] = GOREF_VISION_PROGRAM;
-	if (slash && (size_t)(slash - self) + 1 + sizeof prog <= sizeof self) {
-		memcpy(slash + 1, prog, sizeof prog);
+	size_t plen = strlen(prog) + 1;
+	if (slash && (size_t)(slash - self) + 1 + plen <= sizeof self) {
+		memcpy(slash + 1, prog, plen);
 		argv[0] = self;
 		execv(self, argv);
 		if (errno != ENOENT) {
@@ -138,16 +136,14 @@ static int run_vision(char **argv)
 	}
 	argv[0] = (char *)prog;
 	execvp(prog, argv);
-	fprintf(stderr, "goref: '%s' needs %s (the commands with vision), which could not be run: %s\n",
-	        argv[1], prog, strerror(errno));
+	if (!strcmp(prog, HALL_PROGRAM))
+		fprintf(stderr, "goref: 'hall' needs %s, which could not be run (%s): it is built with "
+		        "libmosquitto-dev and libmicrohttpd-dev\n", prog, strerror(errno));
+	else
+		fprintf(stderr, "goref: '%s' needs %s (the commands with vision), which could not be run: %s\n",
+		        argv[1], prog, strerror(errno));
 	return EXIT_INPUT;
-#else
-	fprintf(stderr, "goref: '%s' needs vision/, and this goref was built without it "
-	        "(GOREF_VISION=OFF)\n", argv[1]);
-	return EXIT_USAGE;
-#endif
 }
-#endif
 
 int main(int argc, char **argv)
 {
@@ -180,8 +176,8 @@ int main(int argc, char **argv)
 #else
 	if (stoppable)
 		sigprocmask(SIG_BLOCK, &stop_sigs, NULL);
-	all_argv = argv;
 #endif
+	all_argv = argv;
 	if (cli_is_help(cmd) || !strcmp(cmd, "help")) {
 		usage(stdout);
 		return EXIT_OK;
@@ -195,9 +191,7 @@ int main(int argc, char **argv)
 			continue;
 		if (commands[i].run)
 			return commands[i].run(argc - 1, argv + 1);
-#ifndef GOREF_HAVE_VISION
-		return run_vision(argv);
-#endif
+		return run_program(commands[i].prog ? commands[i].prog : VISION_PROGRAM, argv);
 	}
 	fprintf(stderr, "goref: unknown command '");
 	cli_put_clean(stderr, cmd);

@@ -381,9 +381,11 @@ static void lost(gm_board *b, int rc, double now)
 /* One turn of the connection: open it when it is due, else read and write
  * what is there. While connected (timeout_ms 0) no readiness test: what
  * waits to be written is written, and the socket is read only when read
- * says (libmosquitto's read stops at the first "nothing there"), so that a
- * turn costs a system call only for something to do. Else (connecting,
- * stopping) mosquitto_loop, waiting up to timeout_ms.
+ * says, so that a turn costs a system call only for something to do
+ * (libmosquitto's mosquitto_loop_read reads packets, three reads for an
+ * acknowledgement, until a read finds nothing or it has read as many as
+ * it has messages in flight). Else (connecting, stopping) mosquitto_loop,
+ * waiting up to timeout_ms.
  *
  * libmosquitto writes a byte to its wake-up pipe (for a network thread's
  * select) at every packet, thread or not; only mosquitto_loop reads it, a
@@ -421,10 +423,8 @@ static void turn(gm_board *b, int timeout_ms, bool read)
 	if (connected && timeout_ms == 0) {
 		if (mosquitto_want_write(b->m))
 			rc = mosquitto_loop_write(b->m, 1);
-		if (rc == MOSQ_ERR_SUCCESS && read) {
-			errno = 0; /* its loop ends at errno EAGAIN: not a stale one */
+		if (rc == MOSQ_ERR_SUCCESS && read)
 			rc = mosquitto_loop_read(b->m, 1);
-		}
 		if (rc == MOSQ_ERR_SUCCESS)
 			rc = mosquitto_loop_misc(b->m); /* the keepalive */
 	} else {
@@ -443,10 +443,16 @@ void gm_board_poll(gm_board *b)
 	double now = gm_mono_s();
 	pthread_mutex_lock(&b->mu);
 	long poll = ++b->polls;
-	/* an acknowledgement is read from the poll after the one that followed
-	 * its event's publishing (the owner polls right after giving an event:
-	 * its acknowledgement cannot be there yet), so that a read finds it */
-	bool acks = b->nfl > 0 && b->fl[0].poll < poll - 1;
+	/* The acknowledgements are read when every message in flight was
+	 * published before the last poll: the owner polls right after giving an
+	 * event, when its acknowledgement cannot be there yet; a poll (a frame)
+	 * later it is, and they are read with no read in vain. When events come
+	 * every frame, at the idle poll (twice a second: one read in vain for
+	 * the latest) or with the window half full. */
+	int old = 0;
+	while (old < b->nfl && b->fl[old].poll < poll - 1)
+		old++;
+	bool acks = b->nfl > 0 && (old == b->nfl || b->nfl >= b->o.window / 2);
 	bool waiting = b->connected && b->next <= b->count; /* the window was full */
 	bool pos_due = b->connected && b->pos_dirty && now >= b->pos_due;
 	bool connecting = b->sock_up && !b->connected;

@@ -46,6 +46,8 @@ static const char usage[] =
 	"                    them again from its journal), then the rest at RATE\n"
 	"  --no-position     no position after each event\n"
 	"  --dry             no broker: make the events only (the CPU baseline)\n"
+	"  --journal FILE    append each event to FILE as a line and flush it, as\n"
+	"                    goref watch does its journal's (with --dry too)\n"
 	"  --wait S          at the end, wait up to S s for the broker's\n"
 	"                    acknowledgements (default 30)\n"
 	"  --linger S        stay connected S s after the last event (to answer a\n"
@@ -154,7 +156,7 @@ int main(int argc, char **argv)
 {
 	const char *mqtt = NULL, *hall = NULL, *board1 = NULL, *prefix = "b", *password = getenv("GOREF_MQTT_PASSWORD");
 	const char *user = NULL, *cafile = NULL, *topic_board = NULL, *pwprefix = NULL;
-	const char *raw_topic = NULL, *raw_payload = NULL;
+	const char *raw_topic = NULL, *raw_payload = NULL, *journal = NULL;
 	int nboards = 1, nevents = 50, resume = 0;
 	double rate = 1, wait = 30, linger = 0, fps = 10, tail = 1;
 	bool dry = false, position = true;
@@ -207,6 +209,8 @@ int main(int argc, char **argv)
 			resume = atoi(v);
 		else if (!strcmp(a, "--rate"))
 			rate = atof(v);
+		else if (!strcmp(a, "--journal"))
+			journal = v;
 		else if (!strcmp(a, "--fps"))
 			fps = atof(v);
 		else if (!strcmp(a, "--tail"))
@@ -301,6 +305,11 @@ int main(int argc, char **argv)
 			break;
 		idle_frames(boards, nboards, fps, frame);
 	}
+	FILE *jf = journal ? fopen(journal, "a") : NULL;
+	if (journal && !jf) {
+		fprintf(stderr, "goref-mqtt-load: cannot open %s\n", journal);
+		return 2;
+	}
 	int *next = calloc((size_t)nboards, sizeof *next);
 	bool *gave = calloc((size_t)nboards, sizeof *gave);
 	if (!next || !gave)
@@ -325,6 +334,8 @@ int main(int argc, char **argv)
 				if (rate > 0 && k > resume && t0 + ((double)(k - 1 - resume) + (double)i / nboards) / rate > now)
 					break;
 				int n = make_event(ev, sizeof ev, k, gm_wall_s());
+				if (jf && (fprintf(jf, "%s\n", ev) < 0 || fflush(jf) != 0))
+					status = 2;
 				if (!dry && gm_board_event(boards[i], (uint64_t)k, ev, (size_t)n) != GM_OK)
 					status = 2;
 				next[i]++;
@@ -361,6 +372,8 @@ int main(int argc, char **argv)
 	double t_pub = gm_mono_s() - t0;
 	free(next);
 	free(gave);
+	if (jf && fclose(jf) != 0)
+		status = 2;
 	uint64_t acked = 0, events = 0, refused = 0;
 	for (int i = 0; i < nboards && !dry; i++) {
 		gm_board_stats st;
