@@ -166,8 +166,14 @@ if [ "$seg" = "$(seq -s ' ' 1 "$n2")" ]; then ok; else bad "the new game's event
 # --- 50 boards, the broker killed in the middle and restarted 10 s later
 nev=30
 [ "${GOREF_MQTT_LONG:-0}" = 1 ] && nev=120
-"$goref" hall --mqtt "$broker" --hall h2 --http "127.0.0.1:$(mqtt_free_port)" --user director \
-	--password-file "$tmp/director.pw" --log "$tmp/hall2.jsonl" 2>"$tmp/hall2.err" &
+# (this hall from a settings file, as a director's machine keeps them; a bad
+# one is refused naming its line)
+printf 'mqtt = %s\nhall = h2\nmqtt_user = director\nnot_a_key = 1\n' "$broker" >"$tmp/hall2-bad.conf"
+run "hall, bad settings" 2 "$goref" hall --config "$tmp/hall2-bad.conf"
+has "hall, bad settings" err "hall2-bad.conf:4:1: unknown setting 'not_a_key'"
+printf 'mqtt = %s\nhall = h2\nhttp = 127.0.0.1:%s\nmqtt_user = director\nmqtt_password = %s\n' \
+	"$broker" "$(mqtt_free_port)" "$(head -1 "$tmp/director.pw")" >"$tmp/hall2.conf"
+"$goref" hall --config "$tmp/hall2.conf" --log "$tmp/hall2.jsonl" 2>"$tmp/hall2.err" &
 hall2=$!
 pids="$pids $hall2"
 sleep 0.5

@@ -31,6 +31,13 @@ int cli_write_sgf(const gr_record *rec, const char *out);
 /* Prints "goref: PATH:LINE:COL: message" for a parse error. */
 void cli_report_error(const char *path, const gr_error *err);
 
+/* Reads the settings file at path (calib/settings.h) into s, over what s
+ * holds (gc_settings_init first for the defaults). Returns 0, or EXIT_INPUT
+ * after printing why (the line and the key at fault). In cli_settings.c,
+ * built into the programs that read settings (goref-vision, goref-hall). */
+struct gc_settings;
+int cli_load_settings(struct gc_settings *s, const char *path);
+
 /* What a position file held. */
 typedef struct cli_position {
 	gr_board board;

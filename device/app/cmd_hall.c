@@ -25,6 +25,7 @@
 
 #include "cli.h"
 #include "mqtt.h"
+#include "settings.h"
 
 extern const unsigned char goref_hall_page[];
 extern const unsigned long goref_hall_page_len;
@@ -50,6 +51,9 @@ static const char hall_usage[] =
 	"                      made up and printed at the start)\n"
 	"  --log FILE          every event applied as a JSON line (board, number,\n"
 	"                      lag from its \"wall\" when it has one)\n"
+	"  --config FILE       the hall's settings, in goref.conf's form: mqtt, hall,\n"
+	"                      http, pin, mqtt_user (--user), mqtt_password,\n"
+	"                      mqtt_cafile; the options given here go over them\n"
 	"\n"
 	"Exit status: 0 stopped (Ctrl-C), 2 the broker or the port failed,\n"
 	"64 a usage error.\n";
@@ -524,10 +528,25 @@ static bool read_first_line(const char *path, char *out, size_t cap)
 	return ok;
 }
 
+/* The settings file's values for the hall, under what the options gave. */
+static int hall_config(const char *path, gc_settings *cfg, const char **mqtt, const char **hall, const char **http,
+                       const char **pin, const char **user, const char **cafile)
+{
+	gc_settings_init(cfg);
+	if (cli_load_settings(cfg, path) != 0)
+		return EXIT_INPUT;
+	const char *vals[6] = {cfg->mqtt, cfg->hall, cfg->http, cfg->pin, cfg->mqtt_user, cfg->mqtt_cafile};
+	const char **slots[6] = {mqtt, hall, http, pin, user, cafile};
+	for (int k = 0; k < 6; k++)
+		if (!*slots[k] && vals[k][0])
+			*slots[k] = vals[k];
+	return 0;
+}
+
 int cmd_hall(int argc, char **argv)
 {
 	const char *mqtt = NULL, *hall = NULL, *http = NULL, *user = NULL, *pwfile = NULL, *cafile = NULL, *pin = NULL;
-	const char *logpath = NULL;
+	const char *logpath = NULL, *config = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (cli_is_help(a)) {
@@ -537,7 +556,7 @@ int cmd_hall(int argc, char **argv)
 		const char **slot = !strcmp(a, "--mqtt") ? &mqtt : !strcmp(a, "--hall") ? &hall : !strcmp(a, "--http") ? &http
 		                  : !strcmp(a, "--user") ? &user : !strcmp(a, "--password-file") ? &pwfile
 		                  : !strcmp(a, "--cafile") ? &cafile : !strcmp(a, "--pin") ? &pin
-		                  : !strcmp(a, "--log") ? &logpath : NULL;
+		                  : !strcmp(a, "--log") ? &logpath : !strcmp(a, "--config") ? &config : NULL;
 		if (!slot) {
 			fprintf(stderr, "goref hall: unknown argument '%s'\n\n%s", a, hall_usage);
 			return EXIT_USAGE;
@@ -548,8 +567,15 @@ int cmd_hall(int argc, char **argv)
 		}
 		*slot = argv[++i];
 	}
+	static gc_settings cfg; /* its strings are the options' values from here on */
+	if (config) {
+		if (hall_config(config, &cfg, &mqtt, &hall, &http, &pin, &user, &cafile) != 0)
+			return EXIT_INPUT;
+		fprintf(stderr, "goref hall: settings from %s\n", config);
+	}
 	if (!mqtt || !hall || !http) {
-		fprintf(stderr, "goref hall: --mqtt, --hall and --http are needed\n\n%s", hall_usage);
+		fprintf(stderr, "goref hall: --mqtt, --hall and --http are needed (or mqtt, hall and http in --config)\n\n%s",
+		        hall_usage);
 		return EXIT_USAGE;
 	}
 	char host[256];
@@ -584,13 +610,15 @@ int cmd_hall(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	sin.sin_port = htons((uint16_t)hport);
-	char password[256] = "";
+	char password[GC_PATH_CAP] = "";
 	const char *envpw = getenv("GOREF_MQTT_PASSWORD");
 	if (pwfile) {
 		if (!read_first_line(pwfile, password, sizeof password)) {
 			fprintf(stderr, "goref hall: cannot read %s: %s\n", pwfile, strerror(errno));
 			return EXIT_INPUT;
 		}
+	} else if (config && cfg.mqtt_password[0]) {
+		snprintf(password, sizeof password, "%s", cfg.mqtt_password);
 	} else if (envpw) {
 		snprintf(password, sizeof password, "%s", envpw);
 	}

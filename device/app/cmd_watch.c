@@ -246,24 +246,6 @@ static int gd_watch_open_camera(gd_source **out, const char *device, int w, int 
 	return rc;
 }
 
-/* Reads the settings file into s (after its defaults). 0, or EXIT_INPUT
- * after saying why (the line and the key at fault). */
-static int load_settings(gc_settings *s, const char *path)
-{
-	size_t len = 0;
-	char *text = cli_read_file(path, &len);
-	if (!text)
-		return EXIT_INPUT;
-	gr_error e = {0};
-	int rc = gc_settings_parse(s, text, len, &e);
-	free(text);
-	if (rc) {
-		cli_report_error(path, &e);
-		return EXIT_INPUT;
-	}
-	return 0;
-}
-
 /* The web page's settings: its address, the PIN, the settings file the
  * corners are saved to. */
 typedef struct web_opts {
@@ -311,7 +293,7 @@ int cmd_watch(int argc, char **argv)
 	}
 	gc_settings_init(cfg);
 	if (config) {
-		if (load_settings(cfg, config) != 0) {
+		if (cli_load_settings(cfg, config) != 0) {
 			free(cfg);
 			return EXIT_INPUT;
 		}
