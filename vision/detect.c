@@ -13,23 +13,11 @@
 #include "locate.h"
 #include "outline.h"
 #include "tuning.h"
+#include "trace.h"
 #include "verify.h"
 
 /* A line of the trace (gv_detect_opts.trace), when one is set. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void dtr(const gv_detect_opts *o, const char *fmt, ...)
-{
-	if (!o || !o->trace)
-		return;
-	char line[600];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	o->trace(line, o->trace_ud);
-}
+#define dtr(o, ...) gv_tracef((o) ? (o)->trace : NULL, (o) ? (o)->trace_ud : NULL, __VA_ARGS__)
 
 /* Reads the board through grid g into out (cells, confidences, proof).
  * GV_ENOTFOUND when the grid reaches beyond the photo, or (prove) when it

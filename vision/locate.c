@@ -10,6 +10,7 @@
 #include "cvwrap.h"
 #include "geom.h"
 #include "png.h"
+#include "trace.h"
 
 #define MAX_SEGS 6000
 #define NBINS 1200
@@ -159,20 +160,7 @@ static void min_eigvec(const double M[9], double v[3])
 }
 
 /* A line of the search's trace (gv_locate_opts.trace), when one is set. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void ltr(const gv_locate_opts *o, const char *fmt, ...)
-{
-	if (!o || !o->trace)
-		return;
-	char line[600];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	o->trace(line, o->trace_ud);
-}
+#define ltr(o, ...) gv_tracef((o) ? (o)->trace : NULL, (o) ? (o)->trace_ud : NULL, __VA_ARGS__)
 
 /* Appends a formatted number to a trace line being built. */
 static void lcat(char *line, size_t cap, const char *fmt, double v)

@@ -10,6 +10,7 @@
 #include "cvwrap.h"
 #include "geom.h"
 #include "tuning.h"
+#include "trace.h"
 #include "verify.h"
 
 /* How much a line shows at (u, v), seen across (nu, nv): a ridge (darker
@@ -176,19 +177,22 @@ static double polish(const gv_image *g, int n, double c[8], double start, const 
 }
 
 /* A line of the trace (gv_locate_opts.trace), when one is set. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void otr(const gv_locate_opts *o, const char *fmt, ...)
+#define otr(o, ...) gv_tracef((o) ? (o)->trace : NULL, (o) ? (o)->trace_ud : NULL, __VA_ARGS__)
+
+/* The photo in grey at the outline's working size (GV_OUTLINE_WORK_PX on
+ * the longer side, never enlarged) into *small, and the scale from the
+ * photo's pixels to it. 0 or an error of cvwrap.h. */
+static int work_grey(const gv_image *img, gv_image *small, double *scale, char *err, size_t cap)
 {
-	if (!o || !o->trace)
-		return;
-	char line[600];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	o->trace(line, o->trace_ud);
+	gv_image grey = {0};
+	int rc = gv_cv_grey(img, &grey, err, cap);
+	int longer = img->width > img->height ? img->width : img->height;
+	*scale = longer > GV_OUTLINE_WORK_PX ? (double)GV_OUTLINE_WORK_PX / longer : 1;
+	int w = (int)lround(img->width * *scale), h = (int)lround(img->height * *scale);
+	if (!rc)
+		rc = *scale < 1 ? gv_cv_resize(&grey, small, w, h, err, cap) : gv_cv_grey(&grey, small, err, cap);
+	gv_image_free(&grey);
+	return rc;
 }
 
 int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, char *err, size_t cap)
@@ -199,14 +203,9 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 		return GV_EINVAL;
 	}
 	memset(out, 0, sizeof *out);
-	gv_image grey = {0}, small = {0};
-	int rc = gv_cv_grey(img, &grey, err, cap);
-	int longer = img->width > img->height ? img->width : img->height;
-	double scale = longer > GV_OUTLINE_WORK_PX ? (double)GV_OUTLINE_WORK_PX / longer : 1;
-	int w = (int)lround(img->width * scale), h = (int)lround(img->height * scale);
-	if (!rc)
-		rc = scale < 1 ? gv_cv_resize(&grey, &small, w, h, err, cap) : gv_cv_grey(&grey, &small, err, cap);
-	gv_image_free(&grey);
+	gv_image small = {0};
+	double scale = 1;
+	int rc = work_grey(img, &small, &scale, err, cap);
 	double quad[8], share = 0;
 	if (!rc) {
 		rc = gv_cv_bright_quad(&small, quad, &share, err, cap);
@@ -279,14 +278,9 @@ int gv_board_outline(const gv_image *img, double quad[8], char *err, size_t cap)
 		snprintf(err, cap, "outline: bad argument");
 		return GV_EINVAL;
 	}
-	gv_image grey = {0}, small = {0};
-	int rc = gv_cv_grey(img, &grey, err, cap);
-	int longer = img->width > img->height ? img->width : img->height;
-	double scale = longer > GV_OUTLINE_WORK_PX ? (double)GV_OUTLINE_WORK_PX / longer : 1;
-	int w = (int)lround(img->width * scale), h = (int)lround(img->height * scale);
-	if (!rc)
-		rc = scale < 1 ? gv_cv_resize(&grey, &small, w, h, err, cap) : gv_cv_grey(&grey, &small, err, cap);
-	gv_image_free(&grey);
+	gv_image small = {0};
+	double scale = 1;
+	int rc = work_grey(img, &small, &scale, err, cap);
 	double share = 0;
 	if (!rc) {
 		rc = gv_cv_bright_quad(&small, quad, &share, err, cap);
@@ -315,14 +309,9 @@ int gv_refine_corners_within(const gv_image *img, int size, const unsigned char 
 		snprintf(err, cap, "refine corners: bad argument");
 		return GV_EINVAL;
 	}
-	gv_image grey = {0}, small = {0};
-	int rc = gv_cv_grey(img, &grey, err, cap);
-	int longer = img->width > img->height ? img->width : img->height;
-	double scale = longer > GV_OUTLINE_WORK_PX ? (double)GV_OUTLINE_WORK_PX / longer : 1;
-	int w = (int)lround(img->width * scale), h = (int)lround(img->height * scale);
-	if (!rc)
-		rc = scale < 1 ? gv_cv_resize(&grey, &small, w, h, err, cap) : gv_cv_grey(&grey, &small, err, cap);
-	gv_image_free(&grey);
+	gv_image small = {0};
+	double scale = 1;
+	int rc = work_grey(img, &small, &scale, err, cap);
 	if (rc) {
 		gv_image_free(&small);
 		return rc;

@@ -11,6 +11,7 @@
 #include "geom.h"
 #include "locate.h"
 #include "tuning.h"
+#include "trace.h"
 
 /* Samples per patch: a point's patch is PS x PS samples within +-PR of a
  * cell around it; a square's middle QS x QS within +-QR. */
@@ -90,20 +91,7 @@ struct gv_pipeline {
 };
 
 /* One line to the trace callback (printf-style). */
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void tr(const gv_pipeline *p, const char *fmt, ...)
-{
-	if (!p->o.trace)
-		return;
-	char line[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	p->o.trace(line, p->o.trace_ud);
-}
+#define tr(p, ...) gv_tracef((p)->o.trace, (p)->o.trace_ud, __VA_ARGS__)
 
 void gv_pipeline_opts_init(gv_pipeline_opts *o)
 {
