@@ -188,6 +188,15 @@ static bool set_value(gc_settings *s, int k, const char *v, char *why, size_t ca
 {
 	double x[8];
 	int n;
+	char *dst = str_slot(s, k);
+	if (dst) { /* a text key: a path, a name, a URL */
+		if (strlen(v) >= GC_PATH_CAP) {
+			snprintf(why, cap, "must be a path shorter than %d bytes", GC_PATH_CAP);
+			return false;
+		}
+		strcpy(dst, v);
+		return true;
+	}
 	switch (k) {
 	case K_HTTP:
 		if (strlen(v) >= sizeof s->http || strspn(v, "0123456789abcdefABCDEF.:[]") != strlen(v)) {
@@ -208,26 +217,6 @@ static bool set_value(gc_settings *s, int k, const char *v, char *why, size_t ca
 		}
 		strcpy(s->pin, v);
 		return true;
-	case K_DEVICE:
-	case K_JOURNAL:
-	case K_SGF:
-	case K_EVENTS:
-	case K_MQTT:
-	case K_MQTT_USER:
-	case K_MQTT_PASSWORD:
-	case K_MQTT_CAFILE:
-	case K_HALL:
-	case K_BOARD_ID:
-	case K_CONTROL_USER:
-	case K_PAGE_URL: {
-		char *dst = str_slot(s, k);
-		if (strlen(v) >= GC_PATH_CAP) {
-			snprintf(why, cap, "must be a path shorter than %d bytes", GC_PATH_CAP);
-			return false;
-		}
-		strcpy(dst, v);
-		return true;
-	}
 	case K_FRAME_SIZE:
 		if (parse_size(v, &s->width, &s->height))
 			return true;
@@ -352,12 +341,9 @@ static void set_default(gc_settings *s, int k)
 	case K_KOMI: s->komi = d.komi; break;
 	case K_PERSIST: s->persist = d.persist; break;
 	case K_REPETITION: s->repetition = d.repetition; break;
-	case K_JOURNAL: s->journal[0] = '\0'; break;
-	case K_SGF: s->sgf[0] = '\0'; break;
-	case K_EVENTS: s->events[0] = '\0'; break;
 	case K_HTTP: s->http[0] = '\0'; break;
 	case K_PIN: s->pin[0] = '\0'; break;
-	default: str_slot(s, k)[0] = '\0'; break;
+	default: str_slot(s, k)[0] = '\0'; break; /* the other text keys */
 	}
 }
 
@@ -543,25 +529,14 @@ static bool carriable(const char *p)
 static bool put_value(out *o, const gc_settings *s, int k)
 {
 	char b[64];
-	switch (k) {
-	case K_DEVICE: puts_(o, s->device); return carriable(s->device);
-	case K_JOURNAL: puts_(o, s->journal); return carriable(s->journal);
-	case K_SGF: puts_(o, s->sgf); return carriable(s->sgf);
-	case K_EVENTS: puts_(o, s->events); return carriable(s->events);
-	case K_HTTP: puts_(o, s->http); return true;
-	case K_PIN: puts_(o, s->pin); return carriable(s->pin);
-	case K_MQTT:
-	case K_MQTT_USER:
-	case K_MQTT_PASSWORD:
-	case K_MQTT_CAFILE:
-	case K_HALL:
-	case K_BOARD_ID:
-	case K_CONTROL_USER:
-	case K_PAGE_URL: {
-		const char *v = str_slot((gc_settings *)s, k);
+	const char *v = str_slot((gc_settings *)s, k);
+	if (v) {
 		puts_(o, v);
 		return carriable(v);
 	}
+	switch (k) {
+	case K_HTTP: puts_(o, s->http); return true;
+	case K_PIN: puts_(o, s->pin); return carriable(s->pin);
 	case K_FRAME_SIZE:
 		if (s->width > 0 && s->height > 0) {
 			snprintf(b, sizeof b, "%dx%d", s->width, s->height);
