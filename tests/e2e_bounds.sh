@@ -11,10 +11,8 @@
 # usage: e2e_bounds.sh GOREF FIXTURES
 set -u
 goref=$1
-render=$(dirname "$goref")/goref-render
-[ -x "$render" ] || { echo "SKIP: goref-render not built"; exit 77; }
 . "$(dirname "$0")/lib_e2e.sh"
-game=$(dirname "$0")/../samples/game.sgf
+e2e_need_render
 
 # --- detect over the working size: the same board, corners in its pixels
 run "render small" 0 "$render" --quiet --seed 4 --moves 2 --no-hands --fps 1 --width 2400 --height 1350 "$game" "$tmp/s"

@@ -21,10 +21,9 @@
 # usage: e2e_kill.sh GOREF FIXTURES
 set -u
 goref=$1
-render=$(dirname "$goref")/goref-render
-[ -x "$render" ] || { echo "SKIP: goref-render not built"; exit 77; }
 . "$(dirname "$0")/lib_e2e.sh"
-sgf=$(dirname "$0")/../samples/game.sgf
+e2e_need_render
+sgf=$game
 kills=${GOREF_KILLS:-3}
 seed=${GOREF_KILL_SEED:-1}
 if [ "$kills" -le 3 ]; then moves=${GOREF_KILL_MOVES:-24}; else moves=${GOREF_KILL_MOVES:-60}; fi

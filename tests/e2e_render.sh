@@ -8,10 +8,8 @@
 set -u
 goref=$1
 fx=$2
-render=$(dirname "$goref")/goref-render
-[ -x "$render" ] || { echo "goref-render not built: skipped"; exit 77; }
 . "$(dirname "$0")/lib_e2e.sh"
-game=$(dirname "$0")/../samples/game.sgf
+e2e_need_render
 
 # One line per event: "T TYPE COLOR POINT TO POINTS", T with three decimals;
 # a pass is a move at "pass"; a move's captures are left out. Only moves,

@@ -13,10 +13,8 @@
 # usage: e2e_signal.sh GOREF FIXTURES
 set -u
 goref=$1
-render=$(dirname "$goref")/goref-render
-[ -x "$render" ] || { echo "SKIP: goref-render not built"; exit 77; }
 . "$(dirname "$0")/lib_e2e.sh"
-game=$(dirname "$0")/../samples/game.sgf
+e2e_need_render
 run "render" 0 "$render" --quiet --seed 9 --moves 30 --width 640 --height 360 "$game" "$tmp/g"
 
 # wait_for FILE TEXT: until FILE holds TEXT (at most 60 s)

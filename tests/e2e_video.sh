@@ -12,10 +12,8 @@
 # usage: e2e_video.sh GOREF FIXTURES
 set -u
 goref=$1
-render=$(dirname "$goref")/goref-render
-[ -x "$render" ] || { echo "SKIP: goref-render not built"; exit 77; }
 . "$(dirname "$0")/lib_e2e.sh"
-game=$(dirname "$0")/../samples/game.sgf
+e2e_need_render
 moves_of() { tr -d ' \n\r' <"$1" | grep -o ';[BW]\[[a-s]*\]' | tr -d '\n'; }
 
 # --- eval-video: a short game with violations

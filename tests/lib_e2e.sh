@@ -40,3 +40,11 @@ e2e_done() {
 	echo "$pass passed, $fail failed"
 	[ "$fail" -eq 0 ]
 }
+
+# e2e_need_render: $render, goref-render beside $goref, or the test skips
+# (77: no vision/ built); $game, the sample game it draws
+e2e_need_render() {
+	render=$(dirname "$goref")/goref-render
+	[ -x "$render" ] || { echo "SKIP: goref-render not built"; exit 77; }
+	game=$(dirname "$0")/../samples/game.sgf
+}
