@@ -60,7 +60,7 @@ int cli_loop_option(const char *cmd, int argc, char **argv, int *i, gd_loop_opts
 			o->ref.repetition = (gr_repetition_rule)r;
 		}
 	} else if (!strcmp(a, "--setup")) {
-		o->setup = true;
+		o->ref.setup = true;
 		return 1;
 	} else {
 		return 0;

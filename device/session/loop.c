@@ -169,9 +169,7 @@ int gd_loop_observe(gd_loop *l, double t, int size, const unsigned char *cells, 
 	}
 	double t0 = cpu_ms();
 	if (!l->ref) {
-		gr_referee_options ro = l->o.ref;
-		ro.setup = ro.setup || l->o.setup; /* the referee takes the handicap stones */
-		if (gr_referee_new(&l->ref, size, &ro, l->o.on_event, l->o.ud) != 0) {
+		if (gr_referee_new(&l->ref, size, &l->o.ref, l->o.on_event, l->o.ud) != 0) {
 			snprintf(err, cap, "out of memory");
 			return GV_ENOMEM;
 		}

@@ -25,10 +25,7 @@
 
 typedef struct gd_loop_opts {
 	gv_pipeline_opts pipe;
-	gr_referee_options ref;
-	bool setup;               /* a handicap game (gr_referee_options.setup): the stones of the first
-	                             observation are setup stones, or when it is empty the black stones
-	                             put down before White's first */
+	gr_referee_options ref;   /* the referee's: komi, persist, repetition, setup (handicap) */
 	int rotate;               /* quarter turns clockwise (0..3) that bring the view as seen to the
 	                             players' view (Black's side at the bottom): a camera on White's side
 	                             needs 2 */
