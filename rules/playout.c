@@ -63,72 +63,342 @@ static void table_clear(gr_playout *p)
 	p->nused = 0;
 }
 
-/* gr_board_is_eyelike for an empty point, inlined: at a game's end most
- * points are tried and refused here. */
-_Static_assert(GR_BLACK == 1 && GR_WHITE == 2 && GR_OFFBOARD == 3 && GR_EMPTY == 0, "eyelike's bit test");
+_Static_assert(GR_BLACK == 1 && GR_WHITE == 2 && GR_OFFBOARD == 3 && GR_EMPTY == 0, "the eye bits");
 
-static inline bool eyelike(const gr_board *b, int pt, gr_color c)
+/* The lowest set bit of a non-zero 4-bit mask. */
+static inline int ctz4(unsigned m)
 {
-	const uint8_t *col = b->color;
-	const int s = b->stride;
-	/* c is one bit (GR_BLACK 1, GR_WHITE 2) and GR_OFFBOARD both, GR_EMPTY
-	 * neither: a neighbour is c or off the board exactly when it has c's
-	 * bit, so one AND tests all four without a branch */
-	return (col[pt - 1] & col[pt + 1] & col[pt - s] & col[pt + s] & (uint8_t)c) != 0;
+#if defined(__GNUC__)
+	return __builtin_ctz(m);
+#else
+	return (m & 1) ? 0 : (m & 2) ? 1 : (m & 4) ? 2 : 3;
+#endif
+}
+_Static_assert(GR_PLAYOUT_NOWHERE + 1 <= GR_MAX_POINTS + 16 && GR_PLAYOUT_NOWHERE >= GR_MAX_POINTS + 8,
+               "the eye bytes' spare slot lies beyond any list and the 8 bytes read past it");
+
+/* A point's eye bits: c is one bit (GR_BLACK 1, GR_WHITE 2) and GR_OFFBOARD
+ * both, GR_EMPTY neither, so bit c of the AND of the four neighbours is set
+ * exactly when every one is c or off the board (gr_board_is_eyelike). */
+static inline uint8_t eye_bits(const uint8_t *col, int pt, int s)
+{
+	return (uint8_t)(col[pt - 1] & col[pt + 1] & col[pt - s] & col[pt + s] & 3);
 }
 
-/* Tries the empty points in a random rotation of list[0..n). */
-static int pick_from(gr_playout *p, const gr_board *b, gr_color c, const int16_t *list, int n)
+static void zobrist_fill(gr_playout *p)
 {
-	if (n == 0)
-		return GR_PASS;
-	int start = (int)gr_rng_below(&p->rng, (uint32_t)n);
-	for (int k = 0; k < n; k++) {
-		int i = start + k;
-		if (i >= n)
-			i -= n;
-		int pt = list[i];
-		if (eyelike(b, pt, c))
-			continue;
-		uint64_t after;
-		if (gr_board_check_point(b, c, pt, &after) != GR_LEGAL)
-			continue;
-		if (table_has(p, gr_position_key(after, gr_other(c))))
-			continue;
-		return pt;
+	if (p->zobrist_ready == GR_PLAYOUT_CLEAN)
+		return;
+	for (int pt = 0; pt < GR_MAX_POINTS; pt++) {
+		p->zobrist[0][pt] = gr_zobrist(GR_BLACK, pt);
+		p->zobrist[1][pt] = gr_zobrist(GR_WHITE, pt);
 	}
-	return GR_PASS;
+	p->zobrist_ready = GR_PLAYOUT_CLEAN;
 }
 
-/* Lists the empty points; idx[pt] is a point's place in the list, -1 for
- * every point not in it. */
-static int collect_empty(const gr_board *b, int16_t *list, int16_t *idx)
+void gr_playout_start(gr_playout *p, const gr_board *b)
 {
+	zobrist_fill(p);
+	for (int i = 0; i < GR_MAX_POINTS; i++)
+		p->idx[i] = GR_PLAYOUT_NOWHERE;
+	memset(p->eyes, 3, sizeof p->eyes);
 	int n = 0;
-	for (int i = 0; i < b->stride * b->stride; i++)
-		idx[i] = -1;
 	for (int y = 0; y < b->size; y++)
 		for (int x = 0; x < b->size; x++) {
 			int pt = gr_pt(b, x, y);
 			if (b->color[pt] == GR_EMPTY) {
-				idx[pt] = (int16_t)n;
-				list[n++] = (int16_t)pt;
+				p->idx[pt] = (int16_t)n;
+				p->eyes[n] = eye_bits(b->color, pt, b->stride);
+				p->list[n++] = (int16_t)pt;
 			}
 		}
-	return n;
+	p->n = n;
+}
+
+/* The legality test (gr_board_check_point's answers) for an empty point.
+ * Without a branch per neighbour: the group entry of every point is a valid
+ * index (empty and off-board points keep a stale or zero one), so it is read
+ * whatever the colour and counted only with its colour. A group's
+ * pseudo-liberties count its stone/empty adjacencies: pt is its last liberty
+ * exactly when they equal the number of its stones next to pt. */
+static inline gr_legality check_empty(const uint64_t *zc, const gr_board *b, gr_color c, int pt, uint64_t *hash_after)
+{
+	const uint8_t *col = b->color;
+	const int s = b->stride;
+	const int n0 = pt - 1, n1 = pt + 1, n2 = pt - s, n3 = pt + s;
+	const int c0 = col[n0], c1 = col[n1], c2 = col[n2], c3 = col[n3];
+	const int g0 = b->group[n0], g1 = b->group[n1], g2 = b->group[n2], g3 = b->group[n3];
+	const int k0 = g0 * 4 + c0, k1 = g1 * 4 + c1, k2 = g2 * 4 + c2, k3 = g3 * 4 + c3;
+	const int e01 = k0 == k1, e02 = k0 == k2, e03 = k0 == k3, e12 = k1 == k2, e13 = k1 == k3, e23 = k2 == k3;
+	const int l0 = b->libs[g0] == 1 + e01 + e02 + e03;
+	const int l1 = b->libs[g1] == 1 + e01 + e12 + e13;
+	const int l2 = b->libs[g2] == 1 + e02 + e12 + e23;
+	const int l3 = b->libs[g3] == 1 + e03 + e13 + e23;
+	const int o = 3 - (int)c, m = (int)c;
+	const unsigned takes = (unsigned)((c0 == o) & l0) | (unsigned)((c1 == o) & l1) << 1 |
+	                       (unsigned)((c2 == o) & l2) << 2 | (unsigned)((c3 == o) & l3) << 3;
+	const int lives = ((c0 == m) & !l0) | ((c1 == m) & !l1) | ((c2 == m) & !l2) | ((c3 == m) & !l3);
+	const int empty = (c0 == GR_EMPTY) | (c1 == GR_EMPTY) | (c2 == GR_EMPTY) | (c3 == GR_EMPTY);
+	uint64_t h = b->hash ^ zc[pt];
+	if (!takes) {
+		/* nothing is taken, so no ko either */
+		if (!(empty | lives))
+			return GR_SUICIDE;
+		*hash_after = h;
+		return GR_LEGAL;
+	}
+	/* something is taken: each group once (a group next to pt twice has
+	 * the same key at both; same[i] has bit j for an earlier j like i) */
+	const int g[4] = {g0, g1, g2, g3};
+	const unsigned same[4] = {0, (unsigned)e01, (unsigned)(e02 | e12 << 1), (unsigned)(e03 | e13 << 1 | e23 << 2)};
+	int captures = 0;
+	for (int i = 0; i < 4; i++) {
+		if ((takes >> i & 1) && !(same[i] & takes)) {
+			captures += b->gsize[g[i]];
+			h ^= b->ghash[g[i]];
+		}
+	}
+	if (captures == 1 && pt == b->ko && c == (gr_color)b->ko_color)
+		return GR_KO;
+	*hash_after = h;
+	return GR_LEGAL;
+}
+
+gr_legality gr_playout_check(const gr_playout *p, const gr_board *b, gr_color c, int pt, uint64_t *hash_after)
+{
+	if (pt <= 0 || pt >= GR_MAX_POINTS || b->color[pt] != GR_EMPTY)
+		return GR_OCCUPIED;
+	uint64_t h = 0;
+	gr_legality l = check_empty(p->zobrist[c - 1], b, c, pt, &h);
+	if (l == GR_LEGAL && hash_after)
+		*hash_after = h;
+	return l;
+}
+
+/* gr_board.c's merge_groups, the same way (the stone lists' order decides
+ * where captured points come back into the list, so the games). */
+static inline void merge(gr_board *b, int a, int g)
+{
+	if (a == g)
+		return;
+	if (b->gsize[a] < b->gsize[g]) {
+		int t = a;
+		a = g;
+		g = t;
+	}
+	int s = g;
+	do {
+		b->group[s] = (int16_t)a;
+		s = b->next[s];
+	} while (s != g);
+	int16_t t = b->next[a];
+	b->next[a] = b->next[g];
+	b->next[g] = t;
+	b->libs[a] += b->libs[g];
+	b->gsize[a] += b->gsize[g];
+	b->ghash[a] ^= b->ghash[g];
+}
+
+/* Removes the group holding from, walking its stones from
+ * there, and lists its points as empty in that order (the order in which the
+ * playouts always listed them). Returns the stones taken. */
+static inline int take(gr_playout *p, gr_board *b, int from)
+{
+	const int s = b->stride, g = b->group[from];
+	uint8_t *col = b->color;
+	int q = from, n = p->n;
+	do {
+		col[q] = GR_EMPTY;
+		p->idx[q] = (int16_t)n;
+		p->eyes[n] = 0; /* set by the caller once all is taken */
+		p->list[n++] = (int16_t)q;
+		const int nb[4] = {q - 1, q + 1, q - s, q + s};
+		for (int i = 0; i < 4; i++) {
+			/* without a branch: a stone of another group gains a
+			 * liberty; anything else adds 0 at a valid index */
+			const int c = col[nb[i]], h = b->group[nb[i]];
+			b->libs[h] = (int16_t)(b->libs[h] + (((c == GR_BLACK) | (c == GR_WHITE)) & (h != g)));
+		}
+		q = b->next[q];
+	} while (q != from);
+	p->n = n;
+	b->hash ^= b->ghash[g];
+	return b->gsize[g];
+}
+
+/* gr_board_play_legal, keeping p's view of b. */
+static inline void play(gr_playout *p, gr_board *b, gr_color c, int pt)
+{
+	const int s = b->stride;
+	const int nb[4] = {pt - 1, pt + 1, pt - s, pt + s};
+	const uint64_t key = p->zobrist[c - 1][pt];
+	const uint8_t opp = (uint8_t)(3 - c);
+	uint8_t *col = b->color;
+	/* out of the list: the last entry takes pt's place */
+	{
+		int i = p->idx[pt], last = p->list[--p->n];
+		p->list[i] = (int16_t)last;
+		p->eyes[i] = p->eyes[p->n];
+		p->eyes[p->n] = 3;
+		p->idx[last] = (int16_t)i;
+		p->idx[pt] = GR_PLAYOUT_NOWHERE;
+	}
+	col[pt] = (uint8_t)c;
+	b->group[pt] = (int16_t)pt;
+	b->next[pt] = (int16_t)pt;
+	b->gsize[pt] = 1;
+	b->ghash[pt] = key;
+	b->hash ^= key;
+	b->stones[c]++;
+	int libs = 0;
+	unsigned friends = 0, takes = 0;
+	for (int i = 0; i < 4; i++) {
+		/* without a branch: an empty or off-board neighbour's group entry is
+		 * a valid index that loses nothing */
+		const int cc = col[nb[i]], h = b->group[nb[i]];
+		libs += cc == GR_EMPTY;
+		b->libs[h] = (int16_t)(b->libs[h] - ((cc == GR_BLACK) | (cc == GR_WHITE)));
+	}
+	b->libs[pt] = (int16_t)libs;
+	for (int i = 0; i < 4; i++) {
+		const int cc = col[nb[i]];
+		friends |= (unsigned)(cc == (int)c) << i;
+		takes |= (unsigned)((cc == opp) & (b->libs[b->group[nb[i]]] == 0)) << i;
+	}
+	/* join the friendly groups in the order of the neighbours, as
+	 * gr_board_play_legal does */
+	while (friends) {
+		int i = ctz4(friends);
+		friends &= friends - 1;
+		merge(b, b->group[pt], b->group[nb[i]]);
+	}
+	int captured = 0, cap_pt = GR_NONE;
+	if (takes) {
+		const int n0 = p->n;
+		do {
+			int i = ctz4(takes);
+			takes &= takes - 1;
+			/* a group next to pt twice is taken once: its second
+			 * neighbour is empty by then */
+			if (col[nb[i]] == opp) {
+				cap_pt = b->group[nb[i]];
+				captured += take(p, b, nb[i]);
+			}
+		} while (takes);
+		b->stones[opp] -= captured;
+		/* the eye bits of the points taken (their neighbours need none:
+		 * a group taken had no liberty, so every neighbour of its stones
+		 * is a stone, off the board or taken too) */
+		for (int k = n0; k < p->n; k++)
+			p->eyes[k] = eye_bits(col, p->list[k], s);
+	}
+	/* pt's neighbours: one may have become an eye */
+	int empties = 0;
+	for (int i = 0; i < 4; i++) {
+		p->eyes[p->idx[nb[i]]] = eye_bits(col, nb[i], s);
+		empties += col[nb[i]] == GR_EMPTY;
+	}
+	b->captured[c] += captured;
+	b->last_captures = captured;
+	b->ko = GR_NONE;
+	if (captured == 1 && empties == 1 && b->gsize[b->group[pt]] == 1) {
+		b->ko = cap_pt;
+		b->ko_color = opp;
+	}
+}
+
+void gr_playout_play(gr_playout *p, gr_board *b, gr_color c, int pt)
+{
+	play(p, b, c, pt);
+}
+
+bool gr_playout_consistent(const gr_playout *p, const gr_board *b)
+{
+	int n = 0;
+	if (p->n < 0 || p->n > b->size * b->size)
+		return false;
+	for (int pt = 0; pt < GR_MAX_POINTS; pt++) {
+		bool empty = pt < b->stride * b->stride && b->color[pt] == GR_EMPTY;
+		int i = p->idx[pt];
+		if (!empty) {
+			if (i != GR_PLAYOUT_NOWHERE)
+				return false;
+			continue;
+		}
+		n++;
+		if (i < 0 || i >= p->n || p->list[i] != pt || p->eyes[i] != eye_bits(b->color, pt, b->stride))
+			return false;
+	}
+	if (n != p->n)
+		return false;
+	for (int i = p->n; i < GR_MAX_POINTS + 16; i++)
+		if (i != GR_PLAYOUT_NOWHERE && p->eyes[i] != 3)
+			return false;
+	return true;
+}
+
+/* The first place k in [i, end) whose eye bits lack cbit (c's bit), or end.
+ * Eight places at a time: the places from p->n on hold 3, so a read past the
+ * list finds nothing there. */
+static inline int next_candidate(const uint8_t *eyes, int i, int end, unsigned cbit)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t want = 0x0101010101010101ULL * cbit;
+	for (; i < end; i += 8) {
+		uint64_t w;
+		memcpy(&w, eyes + i, 8);
+		uint64_t m = ~w & want;
+		if (m) {
+			int k = i + __builtin_ctzll(m) / 8;
+			return k < end ? k : end;
+		}
+	}
+	return end;
+#else
+	for (; i < end; i++)
+		if (!(eyes[i] & cbit))
+			return i;
+	return end;
+#endif
+}
+
+/* Tries the listed points in a random rotation: the first one that does not
+ * fill c's own eye, is legal, and makes no earlier position. */
+static inline int pick(gr_playout *p, const gr_board *b, gr_color c)
+{
+	const int n = p->n;
+	if (n == 0)
+		return GR_PASS;
+	const int start = (int)gr_rng_below(&p->rng, (uint32_t)n);
+	const uint64_t *zc = p->zobrist[c - 1];
+	const unsigned cbit = (unsigned)c;
+	for (int i = start, end = n;;) {
+		int k = next_candidate(p->eyes, i, end, cbit);
+		if (k == end) {
+			if (end == start)
+				return GR_PASS;
+			i = 0;
+			end = start;
+			continue;
+		}
+		int pt = p->list[k];
+		uint64_t after;
+		if (check_empty(zc, b, c, pt, &after) == GR_LEGAL &&
+		    !table_has(p, gr_position_key(after, gr_other(c))))
+			return pt;
+		i = k + 1;
+	}
 }
 
 int gr_playout_pick(gr_playout *p, const gr_board *b, gr_color c)
 {
-	int16_t list[GR_MAX_POINTS], idx[GR_MAX_POINTS];
-	int n = collect_empty(b, list, idx);
-	return pick_from(p, b, c, list, n);
+	gr_playout_start(p, b);
+	return pick(p, b, c);
 }
 
 int gr_playout_run(gr_playout *p, gr_board *b, gr_color to_move, int *record, int record_cap)
 {
-	int16_t list[GR_MAX_POINTS], idx[GR_MAX_POINTS];
-	int n = collect_empty(b, list, idx);
+	gr_playout_start(p, b);
 	int max = p->max_moves > 0 ? p->max_moves : 3 * b->size * b->size;
 	if (max > GR_PLAYOUT_TABLE / 2 - 1)
 		max = GR_PLAYOUT_TABLE / 2 - 1; /* the table must never fill */
@@ -137,33 +407,14 @@ int gr_playout_run(gr_playout *p, gr_board *b, gr_color to_move, int *record, in
 	int moves = 0, passes = 0, stones = 0;
 	gr_color c = to_move;
 	while (moves < max && passes < 2) {
-		int pt = pick_from(p, b, c, list, n);
+		int pt = pick(p, b, c);
 		if (pt == GR_PASS) {
 			gr_board_pass(b);
 			passes++;
 		} else {
-			gr_board_play_legal(b, c, pt);
+			play(p, b, c, pt);
 			passes = 0;
 			stones++;
-			int i = idx[pt];
-			list[i] = list[--n];
-			idx[list[i]] = (int16_t)i;
-			idx[pt] = -1;
-			if (b->last_captures) {
-				/* the captured groups' stone lists survive their removal:
-				 * walk them from each neighbour that was just emptied */
-				const int nb[4] = {pt - 1, pt + 1, pt - b->stride, pt + b->stride};
-				for (int k = 0; k < 4; k++) {
-					if (b->color[nb[k]] != GR_EMPTY || idx[nb[k]] >= 0)
-						continue;
-					int s = nb[k];
-					do {
-						idx[s] = (int16_t)n;
-						list[n++] = (int16_t)s;
-						s = b->next[s];
-					} while (s != nb[k]);
-				}
-			}
 		}
 		if (record && moves < record_cap)
 			record[moves] = pt;
