@@ -115,53 +115,93 @@ void gr_playout_start(gr_playout *p, const gr_board *b)
 	p->n = n;
 }
 
-/* The legality test (gr_board_check_point's answers) for an empty point.
- * Without a branch per neighbour: the group entry of every point is a valid
- * index (empty and off-board points keep a stale or zero one), so it is read
- * whatever the colour and counted only with its colour. A group's
- * pseudo-liberties count its stone/empty adjacencies: pt is its last liberty
- * exactly when they equal the number of its stones next to pt. */
-static inline gr_legality check_empty(const uint64_t *zc, const gr_board *b, gr_color c, int pt, uint64_t *hash_after)
+/* Four neighbours at once, one in each 16-bit lane of a uint64_t (all the
+ * values put in lanes are below 0x8000, so no lane carries into the next). */
+#define LANE_ONES 0x0001000100010001ULL
+#define LANE_LOW 0x7fff7fff7fff7fffULL
+#define LANE_HIGH 0x8000800080008000ULL
+
+static inline uint64_t lanes(unsigned a, unsigned b, unsigned c, unsigned d)
+{
+	return (uint64_t)a | (uint64_t)b << 16 | (uint64_t)c << 32 | (uint64_t)d << 48;
+}
+
+/* Bit 15 of each lane set where the lane is zero. */
+static inline uint64_t lane_zero(uint64_t v)
+{
+	return ~(v + LANE_LOW) & LANE_HIGH;
+}
+
+/* The lanes turned by k: lane i gets lane (i + k) mod 4. */
+static inline uint64_t lane_turn(uint64_t v, int k)
+{
+	return v >> (16 * k) | v << (64 - 16 * k);
+}
+
+typedef enum quick_answer { QUICK_SUICIDE, QUICK_LEGAL, QUICK_TAKES } quick_answer;
+
+/* The legality test for an empty point pt, without a branch: suicide, legal
+ * taking nothing, or something taken (then check_taking tells the rest).
+ * The group entry of every point is a valid index (empty and off-board
+ * points keep a stale or zero one), so it is read whatever the colour and
+ * keyed with the colour. A group's pseudo-liberties count its stone/empty
+ * adjacencies: pt is its last liberty exactly when they equal the number of
+ * its stones next to pt, the neighbours with its key. own and opp are
+ * LANE_ONES times the mover's colour and the opponent's. */
+static inline quick_answer quick_check(const gr_board *b, uint64_t own, uint64_t opp, int pt)
 {
 	const uint8_t *col = b->color;
+	const int16_t *group = b->group;
 	const int s = b->stride;
-	const int n0 = pt - 1, n1 = pt + 1, n2 = pt - s, n3 = pt + s;
-	const int c0 = col[n0], c1 = col[n1], c2 = col[n2], c3 = col[n3];
-	const int g0 = b->group[n0], g1 = b->group[n1], g2 = b->group[n2], g3 = b->group[n3];
-	const int k0 = g0 * 4 + c0, k1 = g1 * 4 + c1, k2 = g2 * 4 + c2, k3 = g3 * 4 + c3;
-	const int e01 = k0 == k1, e02 = k0 == k2, e03 = k0 == k3, e12 = k1 == k2, e13 = k1 == k3, e23 = k2 == k3;
-	const int l0 = b->libs[g0] == 1 + e01 + e02 + e03;
-	const int l1 = b->libs[g1] == 1 + e01 + e12 + e13;
-	const int l2 = b->libs[g2] == 1 + e02 + e12 + e23;
-	const int l3 = b->libs[g3] == 1 + e03 + e13 + e23;
-	const int o = 3 - (int)c, m = (int)c;
-	const unsigned takes = (unsigned)((c0 == o) & l0) | (unsigned)((c1 == o) & l1) << 1 |
-	                       (unsigned)((c2 == o) & l2) << 2 | (unsigned)((c3 == o) & l3) << 3;
-	const int lives = ((c0 == m) & !l0) | ((c1 == m) & !l1) | ((c2 == m) & !l2) | ((c3 == m) & !l3);
-	const int empty = (c0 == GR_EMPTY) | (c1 == GR_EMPTY) | (c2 == GR_EMPTY) | (c3 == GR_EMPTY);
-	uint64_t h = b->hash ^ zc[pt];
-	if (!takes) {
-		/* nothing is taken, so no ko either */
-		if (!(empty | lives))
-			return GR_SUICIDE;
-		*hash_after = h;
-		return GR_LEGAL;
-	}
-	/* something is taken: each group once (a group next to pt twice has
-	 * the same key at both; same[i] has bit j for an earlier j like i) */
-	const int g[4] = {g0, g1, g2, g3};
-	const unsigned same[4] = {0, (unsigned)e01, (unsigned)(e02 | e12 << 1), (unsigned)(e03 | e13 << 1 | e23 << 2)};
-	int captures = 0;
+	const int g0 = group[pt - 1], g1 = group[pt + 1], g2 = group[pt - s], g3 = group[pt + s];
+	const uint64_t c = lanes(col[pt - 1], col[pt + 1], col[pt - s], col[pt + s]);
+	const uint64_t key = lanes((unsigned)g0, (unsigned)g1, (unsigned)g2, (unsigned)g3) << 2 | c;
+	const uint64_t libs = lanes((uint16_t)b->libs[g0], (uint16_t)b->libs[g1], (uint16_t)b->libs[g2],
+	                            (uint16_t)b->libs[g3]) & LANE_LOW;
+	/* per lane: 1 + the other neighbours with the same key */
+	const uint64_t cnt = LANE_ONES + (lane_zero(key ^ lane_turn(key, 1)) >> 15) +
+	                     (lane_zero(key ^ lane_turn(key, 2)) >> 15) + (lane_zero(key ^ lane_turn(key, 3)) >> 15);
+	const uint64_t last = lane_zero(libs ^ cnt);
+	const uint64_t takes = lane_zero(c ^ opp) & last;
+	const uint64_t lives = lane_zero(c ^ own) & ~last;
+	const uint64_t empty = lane_zero(c);
+	return takes ? QUICK_TAKES : (empty | lives) ? QUICK_LEGAL : QUICK_SUICIDE;
+}
+
+/* The rest of the legality test where quick_check found something taken:
+ * each group taken once (a group next to pt twice has the same key at both
+ * and is counted at the first), without a branch a neighbour. A ko only when
+ * one stone is taken. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static gr_legality check_taking(const uint64_t *zc, const gr_board *b, gr_color c, int pt, uint64_t *hash_after)
+{
+	const int s = b->stride;
+	const uint8_t *col = b->color;
+	const int nb[4] = {pt - 1, pt + 1, pt - s, pt + s};
+	const int o = 3 - (int)c;
+	int g[4], key[4], takes[4];
 	for (int i = 0; i < 4; i++) {
-		if ((takes >> i & 1) && !(same[i] & takes)) {
-			captures += b->gsize[g[i]];
-			h ^= b->ghash[g[i]];
-		}
+		g[i] = b->group[nb[i]];
+		key[i] = g[i] * 4 + col[nb[i]];
 	}
-	if (captures == 1 && pt == b->ko && c == (gr_color)b->ko_color)
-		return GR_KO;
+	for (int i = 0; i < 4; i++) {
+		const int cnt = (key[0] == key[i]) + (key[1] == key[i]) + (key[2] == key[i]) + (key[3] == key[i]);
+		takes[i] = (col[nb[i]] == o) & (b->libs[g[i]] == cnt);
+	}
+	int captures = 0;
+	uint64_t h = b->hash ^ zc[pt];
+	for (int i = 0; i < 4; i++) {
+		int again = 0;
+		for (int j = 0; j < i; j++)
+			again |= takes[j] & (key[j] == key[i]);
+		const int t = takes[i] & !again;
+		captures += t * b->gsize[g[i]];
+		h ^= b->ghash[g[i]] & (0 - (uint64_t)t);
+	}
 	*hash_after = h;
-	return GR_LEGAL;
+	return (captures == 1) & (pt == b->ko) & ((int)c == b->ko_color) ? GR_KO : GR_LEGAL;
 }
 
 gr_legality gr_playout_check(const gr_playout *p, const gr_board *b, gr_color c, int pt, uint64_t *hash_after)
@@ -169,7 +209,17 @@ gr_legality gr_playout_check(const gr_playout *p, const gr_board *b, gr_color c,
 	if (pt <= 0 || pt >= GR_MAX_POINTS || b->color[pt] != GR_EMPTY)
 		return GR_OCCUPIED;
 	uint64_t h = 0;
-	gr_legality l = check_empty(p->zobrist[c - 1], b, c, pt, &h);
+	gr_legality l = GR_LEGAL;
+	switch (quick_check(b, LANE_ONES * (unsigned)c, LANE_ONES * (unsigned)(3 - c), pt)) {
+	case QUICK_SUICIDE:
+		return GR_SUICIDE;
+	case QUICK_LEGAL:
+		h = b->hash ^ p->zobrist[c - 1][pt];
+		break;
+	case QUICK_TAKES:
+		l = check_taking(p->zobrist[c - 1], b, c, pt, &h);
+		break;
+	}
 	if (l == GR_LEGAL && hash_after)
 		*hash_after = h;
 	return l;
@@ -372,6 +422,7 @@ static inline int pick(gr_playout *p, const gr_board *b, gr_color c)
 	const int start = (int)gr_rng_below(&p->rng, (uint32_t)n);
 	const uint64_t *zc = p->zobrist[c - 1];
 	const unsigned cbit = (unsigned)c;
+	const uint64_t own = LANE_ONES * (unsigned)c, opp = LANE_ONES * (unsigned)(3 - c);
 	for (int i = start, end = n;;) {
 		int k = next_candidate(p->eyes, i, end, cbit);
 		if (k == end) {
@@ -382,11 +433,17 @@ static inline int pick(gr_playout *p, const gr_board *b, gr_color c)
 			continue;
 		}
 		int pt = p->list[k];
-		uint64_t after;
-		if (check_empty(zc, b, c, pt, &after) == GR_LEGAL &&
-		    !table_has(p, gr_position_key(after, gr_other(c))))
-			return pt;
 		i = k + 1;
+		uint64_t after;
+		quick_answer q = quick_check(b, own, opp, pt);
+		if (q == QUICK_SUICIDE)
+			continue;
+		if (q == QUICK_LEGAL)
+			after = b->hash ^ zc[pt];
+		else if (check_taking(zc, b, c, pt, &after) != GR_LEGAL)
+			continue;
+		if (!table_has(p, gr_position_key(after, gr_other(c))))
+			return pt;
 	}
 }
 
