@@ -276,85 +276,125 @@ static inline int take(gr_playout *p, gr_board *b, int from)
 	return b->gsize[g];
 }
 
-/* gr_board_play_legal, keeping p's view of b. */
+/* gr_board_play_legal, keeping p's view of b. The neighbours' colours and
+ * groups are read once, before anything is written (a store through a
+ * uint8_t pointer could be any of them). */
 static inline void play(gr_playout *p, gr_board *b, gr_color c, int pt)
 {
 	const int s = b->stride;
-	const int nb[4] = {pt - 1, pt + 1, pt - s, pt + s};
+	const int n0 = pt - 1, n1 = pt + 1, n2 = pt - s, n3 = pt + s;
 	const uint64_t key = p->zobrist[c - 1][pt];
-	const uint8_t opp = (uint8_t)(3 - c);
+	const int opp = 3 - (int)c;
 	uint8_t *col = b->color;
+	int16_t *group = b->group, *next = b->next, *libs = b->libs;
+	const int c0 = col[n0], c1 = col[n1], c2 = col[n2], c3 = col[n3];
+	const int g0 = group[n0], g1 = group[n1], g2 = group[n2], g3 = group[n3];
 	/* out of the list: the last entry takes pt's place */
 	{
-		int i = p->idx[pt], last = p->list[--p->n];
+		const int i = p->idx[pt], n = --p->n, last = p->list[n];
 		p->list[i] = (int16_t)last;
-		p->eyes[i] = p->eyes[p->n];
-		p->eyes[p->n] = 3;
+		p->eyes[i] = p->eyes[n];
+		p->eyes[n] = 3;
 		p->idx[last] = (int16_t)i;
 		p->idx[pt] = GR_PLAYOUT_NOWHERE;
 	}
 	col[pt] = (uint8_t)c;
-	b->group[pt] = (int16_t)pt;
-	b->next[pt] = (int16_t)pt;
+	group[pt] = (int16_t)pt;
+	next[pt] = (int16_t)pt;
 	b->gsize[pt] = 1;
 	b->ghash[pt] = key;
 	b->hash ^= key;
 	b->stones[c]++;
-	int libs = 0;
-	unsigned friends = 0, takes = 0;
-	for (int i = 0; i < 4; i++) {
-		/* without a branch: an empty or off-board neighbour's group entry is
-		 * a valid index that loses nothing */
-		const int cc = col[nb[i]], h = b->group[nb[i]];
-		libs += cc == GR_EMPTY;
-		b->libs[h] = (int16_t)(b->libs[h] - ((cc == GR_BLACK) | (cc == GR_WHITE)));
-	}
-	b->libs[pt] = (int16_t)libs;
-	for (int i = 0; i < 4; i++) {
-		const int cc = col[nb[i]];
-		friends |= (unsigned)(cc == (int)c) << i;
-		takes |= (unsigned)((cc == opp) & (b->libs[b->group[nb[i]]] == 0)) << i;
-	}
+	/* without a branch: an empty or off-board neighbour's group entry is a
+	 * valid index that loses nothing */
+	libs[g0] = (int16_t)(libs[g0] - ((unsigned)(c0 - 1) < 2u));
+	libs[g1] = (int16_t)(libs[g1] - ((unsigned)(c1 - 1) < 2u));
+	libs[g2] = (int16_t)(libs[g2] - ((unsigned)(c2 - 1) < 2u));
+	libs[g3] = (int16_t)(libs[g3] - ((unsigned)(c3 - 1) < 2u));
+	libs[pt] = (int16_t)((c0 == GR_EMPTY) + (c1 == GR_EMPTY) + (c2 == GR_EMPTY) + (c3 == GR_EMPTY));
+	const unsigned friends = (unsigned)(c0 == (int)c) | (unsigned)(c1 == (int)c) << 1 |
+	                         (unsigned)(c2 == (int)c) << 2 | (unsigned)(c3 == (int)c) << 3;
+	unsigned takes = (unsigned)((c0 == opp) & (libs[g0] == 0)) | (unsigned)((c1 == opp) & (libs[g1] == 0)) << 1 |
+	                 (unsigned)((c2 == opp) & (libs[g2] == 0)) << 2 | (unsigned)((c3 == opp) & (libs[g3] == 0)) << 3;
 	/* join the friendly groups in the order of the neighbours, as
-	 * gr_board_play_legal does */
-	while (friends) {
-		int i = ctz4(friends);
-		friends &= friends - 1;
-		merge(b, b->group[pt], b->group[nb[i]]);
+	 * gr_board_play_legal does (merge). The first always joins pt, a lone
+	 * stone, to a group: the smaller is relabelled, pt when both are
+	 * single, one stone either way. Without a branch: with no friendly
+	 * neighbour, "the group" is pt itself and adds nothing. */
+	{
+		const int gsel[5] = {g0, g1, g2, g3, pt};
+		const unsigned has = friends != 0;
+		const int g = gsel[ctz4(friends | 16u)];
+		const int big = b->gsize[g] > 1;
+		const int a = pt ^ ((g ^ pt) & -big), other = g ^ pt ^ a;
+		group[other] = (int16_t)a;
+		const int16_t t = next[a];
+		next[a] = next[other];
+		next[other] = t;
+		const int16_t la = (int16_t)(libs[pt] + (libs[g] & -(int)has));
+		const int16_t sa = (int16_t)((b->gsize[g] & -(int)has) + 1);
+		const uint64_t ha = (b->ghash[g] & (0 - (uint64_t)has)) ^ key;
+		libs[a] = la;
+		b->gsize[a] = sa;
+		b->ghash[a] = ha;
 	}
-	int captured = 0, cap_pt = GR_NONE;
+	/* the other friendly groups, each once: a neighbour whose group is an
+	 * earlier friendly neighbour's was joined already (merge would pass
+	 * it by) */
+	{
+		const unsigned f0 = friends & 1, f1 = friends >> 1 & 1, f2 = friends >> 2 & 1;
+		const unsigned dup = (f0 & (g0 == g1)) << 1 | ((f0 & (g0 == g2)) | (f1 & (g1 == g2))) << 2 |
+		                     ((f0 & (g0 == g3)) | (f1 & (g1 == g3)) | (f2 & (g2 == g3))) << 3;
+		unsigned more = friends & (friends - 1) & ~dup;
+		if (more) {
+			const int nb[4] = {n0, n1, n2, n3};
+			do {
+				const int j = ctz4(more);
+				more &= more - 1;
+				merge(b, group[pt], group[nb[j]]);
+			} while (more);
+		}
+	}
+	b->ko = GR_NONE;
+	b->last_captures = 0;
 	if (takes) {
-		const int n0 = p->n;
+		const int nb[4] = {n0, n1, n2, n3};
+		const int n00 = p->n;
+		int captured = 0, cap_pt = GR_NONE;
 		do {
-			int i = ctz4(takes);
+			const int i = ctz4(takes);
 			takes &= takes - 1;
 			/* a group next to pt twice is taken once: its second
 			 * neighbour is empty by then */
 			if (col[nb[i]] == opp) {
-				cap_pt = b->group[nb[i]];
+				cap_pt = group[nb[i]];
 				captured += take(p, b, nb[i]);
 			}
 		} while (takes);
 		b->stones[opp] -= captured;
+		b->captured[c] += captured;
+		b->last_captures = captured;
 		/* the eye bits of the points taken (their neighbours need none:
 		 * a group taken had no liberty, so every neighbour of its stones
 		 * is a stone, off the board or taken too) */
-		for (int k = n0; k < p->n; k++)
+		for (int k = n00; k < p->n; k++)
 			p->eyes[k] = eye_bits(col, p->list[k], s);
+		const int empties = (col[n0] == GR_EMPTY) + (col[n1] == GR_EMPTY) + (col[n2] == GR_EMPTY) +
+		                    (col[n3] == GR_EMPTY);
+		if (captured == 1 && empties == 1 && b->gsize[group[pt]] == 1) {
+			b->ko = cap_pt;
+			b->ko_color = (uint8_t)opp;
+		}
 	}
-	/* pt's neighbours: one may have become an eye */
-	int empties = 0;
-	for (int i = 0; i < 4; i++) {
-		p->eyes[p->idx[nb[i]]] = eye_bits(col, nb[i], s);
-		empties += col[nb[i]] == GR_EMPTY;
-	}
-	b->captured[c] += captured;
-	b->last_captures = captured;
-	b->ko = GR_NONE;
-	if (captured == 1 && empties == 1 && b->gsize[b->group[pt]] == 1) {
-		b->ko = cap_pt;
-		b->ko_color = opp;
-	}
+	/* pt's neighbours: one may have become an eye (all four read before
+	 * any is written) */
+	const uint8_t e0 = eye_bits(col, n0, s), e1 = eye_bits(col, n1, s), e2 = eye_bits(col, n2, s),
+	              e3 = eye_bits(col, n3, s);
+	const int i0 = p->idx[n0], i1 = p->idx[n1], i2 = p->idx[n2], i3 = p->idx[n3];
+	p->eyes[i0] = e0;
+	p->eyes[i1] = e1;
+	p->eyes[i2] = e2;
+	p->eyes[i3] = e3;
 }
 
 void gr_playout_play(gr_playout *p, gr_board *b, gr_color c, int pt)
