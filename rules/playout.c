@@ -387,9 +387,15 @@ static inline void play(gr_playout *p, gr_board *b, gr_color c, int pt)
 		}
 	}
 	/* pt's neighbours: one may have become an eye (all four read before
-	 * any is written) */
-	const uint8_t e0 = eye_bits(col, n0, s), e1 = eye_bits(col, n1, s), e2 = eye_bits(col, n2, s),
-	              e3 = eye_bits(col, n3, s);
+	 * any is written). pt is c's now, and each diagonal point is next to
+	 * two of them. The point two lines above or below pt may lie outside
+	 * the array (then the neighbour is off the board, its bits go to the
+	 * spare slot, and any point stands in for it). */
+	const int up = pt - 2 * s < 0 ? 0 : pt - 2 * s;
+	const int down = pt + 2 * s >= GR_MAX_POINTS ? GR_MAX_POINTS - 1 : pt + 2 * s;
+	const int ul = col[n2 - 1], ur = col[n2 + 1], dl = col[n3 - 1], dr = col[n3 + 1];
+	const uint8_t e0 = (uint8_t)(col[pt - 2] & ul & dl & (int)c), e1 = (uint8_t)(col[pt + 2] & ur & dr & (int)c);
+	const uint8_t e2 = (uint8_t)(col[up] & ul & ur & (int)c), e3 = (uint8_t)(col[down] & dl & dr & (int)c);
 	const int i0 = p->idx[n0], i1 = p->idx[n1], i2 = p->idx[n2], i3 = p->idx[n3];
 	p->eyes[i0] = e0;
 	p->eyes[i1] = e1;
