@@ -794,9 +794,9 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 			w = 1;
 		if (h < 1)
 			h = 1;
-		rc = gv_cv_resize(&grey, &small, w, h, cverr, sizeof cverr);
+		rc = gv_shrink_area(&grey, &small, w, h);
 		if (rc)
-			goto cv_fail;
+			goto fail;
 		scale = (double)w / img->width;
 	} else {
 		small = grey;
