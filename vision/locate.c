@@ -251,15 +251,29 @@ static void ransac_vp(seg *s, int n, const frame *fr, int peak, double v[3])
 		idx[a] = idx[bi];
 		idx[bi] = t;
 	}
-	/* each segment's tolerance: its own direction's uncertainty (2 px over
-	 * its length), the same for every candidate */
-	double *tol = malloc(sizeof(double) * (size_t)m);
-	if (!tol) {
+	/* a segment agrees with a candidate when the angle between it and the
+	 * direction from its middle to the candidate is under its tolerance
+	 * (its own direction's uncertainty, 2 px over its length, and half a
+	 * degree): tested as the sine squared (the cross product of the unit
+	 * direction of the segment with that direction, squared, over that
+	 * direction's length squared), each segment's direction, middle and
+	 * tolerance taken once */
+	double *pre = malloc(sizeof(double) * 5 * (size_t)m);
+	if (!pre) {
 		free(idx);
 		return;
 	}
-	for (int k = 0; k < m; k++)
-		tol[k] = atan2(2, s[idx[k]].len) * 180 / M_PI + 0.5;
+	for (int k = 0; k < m; k++) {
+		const seg *g = &s[idx[k]];
+		double tol = atan2(2, g->len) * 180 / M_PI + 0.5;
+		double *q = pre + 5 * k;
+		q[0] = cos(g->ang * M_PI / 180);
+		q[1] = sin(g->ang * M_PI / 180);
+		q[2] = ((g->x0 + g->x1) / 2 - fr->cx) / fr->S;
+		q[3] = ((g->y0 + g->y1) / 2 - fr->cy) / fr->S;
+		double st = tol >= 90 ? 1 : sin(tol * M_PI / 180);
+		q[4] = st * st;
+	}
 	double best = -1;
 	double lines[30][3];
 	for (int a = 0; a < top; a++) {
@@ -281,16 +295,20 @@ static void ransac_vp(seg *s, int n, const frame *fr, int peak, double v[3])
 				c[i] /= nn;
 			double sc = 0;
 			for (int k = 0; k < m; k++) {
-				const seg *g = &s[idx[k]];
-				if (vp_error(g, fr, c) < tol[k])
+				const double *q = pre + 5 * k;
+				double dx = c[0] - q[2] * c[2], dy = c[1] - q[3] * c[2];
+				double cr = q[0] * dy - q[1] * dx;
+				if (cr * cr < q[4] * (dx * dx + dy * dy)) {
+					const seg *g = &s[idx[k]];
 					sc += g->len * g->len;
+				}
 			}
 			if (sc > best) {
 				best = sc;
 				memcpy(v, c, sizeof c);
 			}
 		}
-	free(tol);
+	free(pre);
 	free(idx);
 }
 
