@@ -201,7 +201,7 @@ static gr_legality check_taking(const uint64_t *zc, const gr_board *b, gr_color 
 		h ^= b->ghash[g[i]] & (0 - (uint64_t)t);
 	}
 	*hash_after = h;
-	return (captures == 1) & (pt == b->ko) & ((int)c == b->ko_color) ? GR_KO : GR_LEGAL;
+	return ((captures == 1) & (pt == b->ko) & ((int)c == b->ko_color)) ? GR_KO : GR_LEGAL;
 }
 
 gr_legality gr_playout_check(const gr_playout *p, const gr_board *b, gr_color c, int pt, uint64_t *hash_after)
