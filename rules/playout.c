@@ -74,6 +74,7 @@ static inline int ctz4(unsigned m)
 	return (m & 1) ? 0 : (m & 2) ? 1 : (m & 4) ? 2 : 3;
 #endif
 }
+
 _Static_assert(GR_PLAYOUT_NOWHERE + 1 <= GR_MAX_POINTS + 16 && GR_PLAYOUT_NOWHERE >= GR_MAX_POINTS + 8,
                "the eye bytes' spare slot lies beyond any list and the 8 bytes read past it");
 

@@ -6,6 +6,12 @@
  * whole-board repetition respected) for both sides, never filling a point
  * whose every neighbour is a stone of the mover's own colour, until both
  * sides pass in a row or max_moves moves have been made.
+ *
+ * The playouts play on a fast board of their own (gr_playout_start and the
+ * functions after it): the gr_board itself, played on by a routine that
+ * also keeps a list of its empty points with their eye bits, so that the
+ * move generator skips one's own eyes eight points at a time. The games are
+ * the ones gr_board_check_point and gr_board_play_legal would give.
  */
 #ifndef GOREF_RULES_PLAYOUT_H
 #define GOREF_RULES_PLAYOUT_H
