@@ -413,6 +413,13 @@ static void lost(gm_board *b, int rc, double now)
 	b->backoff = b->backoff * 2 > 8 ? 8 : b->backoff * 2;
 }
 
+/* Waits ms (gm_board_stop's turns, where mosquitto_loop would wait). */
+static void nap_ms(int ms)
+{
+	if (ms > 0)
+		nanosleep(&(struct timespec){ms / 1000, (long)(ms % 1000) * 1000000}, NULL);
+}
+
 static const char *broker_host(const gm_board *b)
 {
 	return b->o.conn.host ? b->o.conn.host : "127.0.0.1";
@@ -524,15 +531,18 @@ static void turn(gm_board *b, int timeout_ms, bool read)
 	if (b->att_running) {
 		/* an attempt in flight: b->m is its thread's until it is done */
 		if (!attempt_over(b, false)) {
-			if (timeout_ms > 0) /* as mosquitto_loop would have waited (gm_board_stop) */
-				nanosleep(&(struct timespec){timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000}, NULL);
+			nap_ms(timeout_ms);
 			return;
 		}
 		if (!opened(b, b->att_first, b->att_rc, now))
 			return;
 	} else if (!b->sock_up) {
-		if (now < b->retry_at)
+		if (now < b->retry_at) {
+			/* not yet: gm_board_stop waits here rather than turn round */
+			double left_ms = (b->retry_at - now) * 1000 + 1;
+			nap_ms(left_ms < timeout_ms ? (int)left_ms : timeout_ms);
 			return;
+		}
 		bool first = !b->ever_started;
 		if (start_attempt(b, first))
 			return; /* a later turn sees it done */
