@@ -9,6 +9,7 @@
 # 2. The real 9x9 webcam game of ../shared/datasets/video-9x9-table (when
 #    there, and ImageMagick's convert for the shrinking), at 640, 320, 240
 #    and 213 pixels wide, through tests/e2e_realvideo.sh (its figures).
+#    (3., below, comes before it: the real video shifted between frames.)
 set -u
 build=build
 out=/tmp/goref-lowres
@@ -43,8 +44,43 @@ if [ ! -f "$v/labels.txt" ]; then
 	echo "the real video is not in $v: its part is left out"
 	exit 0
 fi
+real() { # DIR: tests/e2e_realvideo.sh's figures on the frames in DIR/datasets/video-9x9-table
+	GOREF_SHARED=$1 bash "$here/tests/e2e_realvideo.sh" "$build/goref" "$here/tests/fixtures" 2>&1 |
+		grep -E '^real video|^rulings' | tr '\n' ' ' | sed 's/real video: //; s/rulings (time type)/rulings/'
+	echo
+}
+# 3. A wobbling camera (the kept-back games': up to 15 px between frames at
+#    320x240): the real video shrunk to 320x240 by the decoder (djpeg -scale
+#    1/2), every picture shifted by up to 5, 10, 15 px (samples/shift_frames.py,
+#    seed 1); run first, since it needs no ImageMagick
+if command -v djpeg >/dev/null && command -v cjpeg >/dev/null && command -v python3 >/dev/null; then
+	echo "real 9x9 video at 320x240 (djpeg -scale 1/2), the picture shifted between frames:"
+	s=$out/real-320d/datasets/video-9x9-table
+	if [ ! -f "$s/frames/times.txt" ]; then
+		mkdir -p "$s/frames"
+		for f in "$v"/frames/*.jpg; do
+			djpeg -scale 1/2 "$f" | cjpeg -quality 90 >"$s/frames/$(basename "$f")"
+		done
+		cp "$v/frames/times.txt" "$s/frames/"
+		cp "$v/labels.txt" "$s/"
+	fi
+	printf '  %-20s ' "steady"
+	real "$out/real-320d"
+	for px in 5 10 15; do
+		d=$out/real-320d$px/datasets/video-9x9-table
+		if [ ! -f "$d/frames/times.txt" ]; then
+			mkdir -p "$d"
+			python3 "$here/samples/shift_frames.py" "$s/frames" "$d/frames" "$px" 1 >/dev/null
+			cp "$v/labels.txt" "$d/"
+		fi
+		printf '  %-20s ' "up to $px px"
+		real "$out/real-320d$px"
+	done
+else
+	echo "djpeg, cjpeg or python3 is not here: the shifted video's part is left out"
+fi
 if ! command -v convert >/dev/null || ! convert -version 2>/dev/null | grep -q ImageMagick; then
-	echo "ImageMagick's convert is not here: the real video's part is left out"
+	echo "ImageMagick's convert is not here: the real video's shrinking by it is left out"
 	exit 0
 fi
 echo "real 9x9 video (tests/e2e_realvideo.sh on shrunk frames):"

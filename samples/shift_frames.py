@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""A wobbling camera made from steady frames (issue 12): copies the JPEG
+frames of SRC into DST, each picture shifted by a whole number of pixels,
+to a new place (uniform within MAX pixels of the original, both axes) at
+70% of the frames, the edge pixels repeated into the gap. Deterministic for
+a seed. Needs djpeg and cjpeg (libjpeg-turbo-progs); times.txt is copied.
+
+    samples/shift_frames.py SRC DST MAX [SEED]
+"""
+import os
+import random
+import shutil
+import subprocess
+import sys
+
+
+def read_ppm(data):
+    """(width, height, pixels) of a binary PPM as djpeg writes it."""
+    fields, i = [], 0
+    while len(fields) < 4:
+        while data[i:i + 1].isspace():
+            i += 1
+        if data[i:i + 1] == b"#":
+            while data[i:i + 1] != b"\n":
+                i += 1
+            continue
+        j = i
+        while not data[j:j + 1].isspace():
+            j += 1
+        fields.append(data[i:j])
+        i = j
+    if fields[0] != b"P6" or fields[3] != b"255":
+        raise ValueError("not an 8-bit colour PPM")
+    return int(fields[1]), int(fields[2]), data[i + 1:]
+
+
+def shifted(w, h, px, dx, dy):
+    rows = []
+    for y in range(h):
+        sy = min(h - 1, max(0, y - dy))
+        row = px[sy * w * 3:(sy + 1) * w * 3]
+        if dx > 0:
+            row = row[:3] * dx + row[:(w - dx) * 3]
+        elif dx < 0:
+            row = row[-dx * 3:] + row[-3:] * -dx
+        rows.append(row)
+    return b"".join(rows)
+
+
+def main():
+    if len(sys.argv) not in (4, 5):
+        sys.exit(__doc__.strip().splitlines()[-1].strip())
+    src, dst, most = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    rng = random.Random(int(sys.argv[4]) if len(sys.argv) == 5 else 1)
+    os.makedirs(dst, exist_ok=True)
+    names = sorted(n for n in os.listdir(src) if n.lower().endswith((".jpg", ".jpeg")))
+    if not names:
+        sys.exit(f"{src}: no JPEG frames")
+    dx = dy = 0
+    for n in names:
+        raw = subprocess.run(["djpeg", "-pnm", os.path.join(src, n)], capture_output=True, check=True).stdout
+        w, h, px = read_ppm(raw)
+        if rng.random() < 0.7:
+            dx, dy = rng.randint(-most, most), rng.randint(-most, most)
+        out = b"P6\n%d %d\n255\n" % (w, h) + shifted(w, h, px, dx, dy)
+        subprocess.run(["cjpeg", "-quality", "90", "-outfile", os.path.join(dst, n)], input=out, check=True)
+    times = os.path.join(src, "times.txt")
+    if os.path.exists(times):
+        shutil.copy(times, dst)
+    print(f"{len(names)} frames shifted by up to {most} px into {dst}")
+
+
+if __name__ == "__main__":
+    main()
