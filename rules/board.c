@@ -1,5 +1,6 @@
 /* goref rules core: the board. See board.h. */
 #include "board.h"
+#include "board_int.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -44,29 +45,6 @@ gr_legality gr_board_check(const gr_board *b, gr_color c, int pt, uint64_t *hash
 	if (pt <= 0 || pt >= GR_MAX_POINTS)
 		return GR_OCCUPIED;
 	return gr_board_check_point(b, c, pt, hash_after);
-}
-
-static void merge_groups(gr_board *b, int a, int g)
-{
-	if (a == g)
-		return;
-	if (b->gsize[a] < b->gsize[g]) {
-		int t = a;
-		a = g;
-		g = t;
-	}
-	/* relabel the smaller group g into a */
-	int s = g;
-	do {
-		b->group[s] = (int16_t)a;
-		s = b->next[s];
-	} while (s != g);
-	int16_t t = b->next[a];
-	b->next[a] = b->next[g];
-	b->next[g] = t;
-	b->libs[a] += b->libs[g];
-	b->gsize[a] += b->gsize[g];
-	b->ghash[a] ^= b->ghash[g];
 }
 
 static void remove_group(gr_board *b, int g)
@@ -128,7 +106,7 @@ void gr_board_play_legal(gr_board *b, gr_color c, int pt)
 	}
 	for (int i = 0; friends; i++, friends >>= 1)
 		if (friends & 1)
-			merge_groups(b, b->group[pt], b->group[nb[i]]);
+			gr_merge_groups(b, b->group[pt], b->group[nb[i]]);
 	for (int i = 0; takes; i++, takes >>= 1) {
 		/* a group next to pt twice is taken once: its second neighbour is
 		 * empty by then */

@@ -1,5 +1,6 @@
 /* goref rules core: random legal games. See playout.h. */
 #include "playout.h"
+#include "board_int.h"
 
 #include <string.h>
 
@@ -226,30 +227,6 @@ gr_legality gr_playout_check(const gr_playout *p, const gr_board *b, gr_color c,
 	return l;
 }
 
-/* gr_board.c's merge_groups, the same way (the stone lists' order decides
- * where captured points come back into the list, so the games). */
-static inline void merge(gr_board *b, int a, int g)
-{
-	if (a == g)
-		return;
-	if (b->gsize[a] < b->gsize[g]) {
-		int t = a;
-		a = g;
-		g = t;
-	}
-	int s = g;
-	do {
-		b->group[s] = (int16_t)a;
-		s = b->next[s];
-	} while (s != g);
-	int16_t t = b->next[a];
-	b->next[a] = b->next[g];
-	b->next[g] = t;
-	b->libs[a] += b->libs[g];
-	b->gsize[a] += b->gsize[g];
-	b->ghash[a] ^= b->ghash[g];
-}
-
 /* Removes the group holding from, walking its stones from
  * there, and lists its points as empty in that order (the order in which the
  * playouts always listed them). Returns the stones taken. */
@@ -352,7 +329,7 @@ static inline void play(gr_playout *p, gr_board *b, gr_color c, int pt)
 			do {
 				const int j = ctz4(more);
 				more &= more - 1;
-				merge(b, group[pt], group[nb[j]]);
+				gr_merge_groups(b, group[pt], group[nb[j]]);
 			} while (more);
 		}
 	}
