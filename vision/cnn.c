@@ -261,8 +261,16 @@ int gv_cnn_classify(const gv_cnn *m, const gv_image *rgb, const double H[9], int
 void gv_cnn_combine(int size, unsigned char *cells, float *conf, const float *probs)
 {
 	/* the hand-made reading as probabilities: its colour at 1/3 + 2/3 of
-	 * its confidence, the rest shared; averaged with the network's */
+	 * its confidence, the rest shared; averaged with the network's. A
+	 * point is sure (0.9 or more) only where the two read the same colour
+	 * and the hand-made one was sure of it: otherwise at most GV_DOUBT_CAP
+	 * (the network alone was sure of wrong points on a source it had not
+	 * seen, where the hand-made classifier knew it did not know; README:
+	 * the learned classifier) */
 	for (int k = 0; k < size * size; k++) {
+		int c0 = cells[k];
+		float conf0 = conf[k];
+		int agree = 0;
 		float p[3], q = conf[k] < 0 ? 0 : conf[k] > 1 ? 1 : conf[k];
 		int c = cells[k] < 3 ? cells[k] : 0;
 		for (int t = 0; t < 3; t++)
@@ -271,8 +279,11 @@ void gv_cnn_combine(int size, unsigned char *cells, float *conf, const float *pr
 			p[t] = 0.5f * (p[t] + probs[3 * k + t]);
 		int best = p[1] > p[0] ? 1 : 0;
 		best = p[2] > p[best] ? 2 : best;
+		int nbest = probs[3 * k + 1] > probs[3 * k] ? 1 : 0;
+		nbest = probs[3 * k + 2] > probs[3 * k + nbest] ? 2 : nbest;
+		agree = nbest == c0 && best == c0 && conf0 >= 0.9f;
 		cells[k] = (unsigned char)best;
-		conf[k] = p[best];
+		conf[k] = agree || p[best] < GV_DOUBT_CAP ? p[best] : GV_DOUBT_CAP;
 	}
 }
 

@@ -87,8 +87,11 @@ int gv_cnn_classify(const gv_cnn *m, const gv_image *rgb, const double H[9], int
                     float *conf, float *probs);
 
 /* The two classifiers together: cells and conf (gv_classify's reading)
- * replaced, point by point, by the reading that takes both into account
- * from the network's probabilities probs (gv_cnn_classify's). */
+ * replaced, point by point, by the likeliest colour of the mean of the two
+ * readings as probabilities (the hand-made one's colour at 1/3 + 2/3 of its
+ * confidence) and the network's probs (gv_cnn_classify's); its confidence
+ * that mean's, but at most GV_DOUBT_CAP unless both read that colour and
+ * the hand-made one was sure (0.9) of it. */
 void gv_cnn_combine(int size, unsigned char *cells, float *conf, const float *probs);
 
 /* The network on one normalised patch (m->patch squared, 3 channels
