@@ -32,7 +32,7 @@ import torch.nn.functional as F
 PATCH = 24      # GV_CNN_PATCH
 SPAN = 2.0      # GV_CNN_SPAN
 CHANS = (8, 16, 32)
-SHADOWS = True  # the cast-shadow augmentation (make_batch)
+SHADOWS = False  # the cast-shadow augmentation (make_batch; tried, not used: README)
 
 GROUPS = ["imago/t1", "imago/t2", "imago/t3", "gomrade", "gobanwatcher/1", "gobanwatcher/3"]
 
@@ -311,7 +311,7 @@ def main():
     ap.add_argument("--out-c", help="the weights as C source (vision/cnn_weights.c)")
     ap.add_argument("--out-pred", help="the held-out source's probabilities (.npz) for analysis")
     ap.add_argument("--untrained", action="store_true", help="write an untrained network (no patches needed)")
-    ap.add_argument("--no-shadows", action="store_true", help="without the cast-shadow augmentation")
+    ap.add_argument("--shadows", action="store_true", help="with the cast-shadow augmentation (tried, not used)")
     ap.add_argument("--table", metavar="WORK", help="print the held-out table from WORK's evaluations")
     a = ap.parse_args()
     torch.set_num_threads(1)
@@ -319,7 +319,7 @@ def main():
         print(table(a.table))
         return
     global SHADOWS
-    SHADOWS = not a.no_shadows
+    SHADOWS = a.shadows
 
     def log(m):
         print(m, flush=True)
