@@ -6,8 +6,11 @@
 #                           mosquitto_passwd or openssl are absent
 #   mqtt_setup DIR N        users b01..bN (password pw-bNN), director
 #                           (password pw-director), intruder (pw-intruder);
-#                           the ACL; a CA and the broker's certificate; ports
-#                           in MQTT_PORT (plain) and MQTT_TLS_PORT
+#                           the ACL; a CA and the broker's certificates; ports
+#                           in MQTT_PORT (plain), MQTT_TLS_PORT (TLS, the
+#                           certificate for 127.0.0.1) and MQTT_TLS_NAME_PORT
+#                           (TLS on 127.0.0.1, the certificate for the name
+#                           localhost only)
 #   mqtt_start / mqtt_kill  the broker (SIGKILL: no goodbye, no last save)
 #   mqtt_stop               SIGTERM
 
@@ -63,8 +66,16 @@ mqtt_setup() {
 	printf 'subjectAltName=IP:127.0.0.1\n' >"$MQTT_DIR/san.ext"
 	openssl x509 -req -in "$MQTT_DIR/server.csr" -CA "$MQTT_DIR/ca.crt" -CAkey "$MQTT_DIR/ca.key" \
 		-CAcreateserial -days 2 -extfile "$MQTT_DIR/san.ext" -out "$MQTT_DIR/server.crt" >/dev/null 2>&1 || return 1
+	# and one for the name localhost only (a client must check it against the
+	# name it was given, not an address)
+	openssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" \
+		-keyout "$MQTT_DIR/name.key" -out "$MQTT_DIR/name.csr" >/dev/null 2>&1 || return 1
+	printf 'subjectAltName=DNS:localhost\n' >"$MQTT_DIR/name.ext"
+	openssl x509 -req -in "$MQTT_DIR/name.csr" -CA "$MQTT_DIR/ca.crt" -CAkey "$MQTT_DIR/ca.key" \
+		-CAcreateserial -days 2 -extfile "$MQTT_DIR/name.ext" -out "$MQTT_DIR/name.crt" >/dev/null 2>&1 || return 1
 	MQTT_PORT=$(mqtt_free_port)
 	MQTT_TLS_PORT=$(mqtt_free_port)
+	MQTT_TLS_NAME_PORT=$(mqtt_free_port)
 	cat >"$MQTT_DIR/mosquitto.conf" <<-EOF
 	user $(id -un)
 	per_listener_settings false
@@ -85,6 +96,10 @@ mqtt_setup() {
 	cafile $MQTT_DIR/ca.crt
 	certfile $MQTT_DIR/server.crt
 	keyfile $MQTT_DIR/server.key
+	listener $MQTT_TLS_NAME_PORT 127.0.0.1
+	cafile $MQTT_DIR/ca.crt
+	certfile $MQTT_DIR/name.crt
+	keyfile $MQTT_DIR/name.key
 	EOF
 }
 

@@ -1,8 +1,15 @@
 /* Unit tests of device/mqtt/ without a broker (issue 16): the names and
- * addresses it takes, and a board's events with no broker to be had (the
- * game goes on; the numbering rules hold). tests/e2e_mqtt.sh runs a real
- * mosquitto. */
+ * addresses it takes, a board's events with no broker to be had (the game
+ * goes on; the numbering rules hold), and a broker's name lookup that hangs
+ * (the DNS down) without holding the owner's loop. tests/e2e_mqtt.sh runs a
+ * real mosquitto. */
+#define _GNU_SOURCE /* RTLD_NEXT */
+#include <dlfcn.h>
+#include <errno.h>
+#include <netdb.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -119,12 +126,197 @@ static void test_board_without_broker(void **state)
 	assert_null(b);
 }
 
+/* ---- a name lookup that hangs ----
+ *
+ * This program's getaddrinfo takes libmosquitto's calls (the executable
+ * exports it: ENABLE_EXPORTS in tests/CMakeLists.txt): HANG_HOST's lookup
+ * says it has begun and is held until the test lets it go (20 s at most, so
+ * that a broken build fails rather than hangs), then fails as a resolver
+ * without its DNS does (EAI_AGAIN); other names go to the real one. */
+#define HANG_HOST "hang.goref.test"
+
+static pthread_mutex_t fk_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t fk_cv = PTHREAD_COND_INITIALIZER;
+static int fk_entered;  /* lookups of HANG_HOST begun */
+static bool fk_in;      /* one is held */
+static bool fk_release; /* let it go, and any later one at once */
+
+int getaddrinfo(const char *restrict node, const char *restrict service, const struct addrinfo *restrict hints,
+                struct addrinfo **restrict res)
+{
+	if (node && !strcmp(node, HANG_HOST)) {
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += 20;
+		pthread_mutex_lock(&fk_mu);
+		fk_entered++;
+		fk_in = true;
+		pthread_cond_broadcast(&fk_cv);
+		while (!fk_release && pthread_cond_timedwait(&fk_cv, &fk_mu, &until) != ETIMEDOUT)
+			;
+		fk_in = false;
+		pthread_mutex_unlock(&fk_mu);
+		return EAI_AGAIN;
+	}
+	int (*real)(const char *, const char *, const struct addrinfo *, struct addrinfo **);
+	*(void **)&real = dlsym(RTLD_NEXT, "getaddrinfo");
+	return real ? real(node, service, hints, res) : EAI_SYSTEM;
+}
+
+static void fk_reset(void)
+{
+	pthread_mutex_lock(&fk_mu);
+	fk_entered = 0;
+	fk_in = false;
+	fk_release = false;
+	pthread_mutex_unlock(&fk_mu);
+}
+
+static void fk_state(int *entered, bool *in)
+{
+	pthread_mutex_lock(&fk_mu);
+	*entered = fk_entered;
+	*in = fk_in;
+	pthread_mutex_unlock(&fk_mu);
+}
+
+static void fk_let_go(void)
+{
+	pthread_mutex_lock(&fk_mu);
+	fk_release = true;
+	pthread_cond_broadcast(&fk_cv);
+	pthread_mutex_unlock(&fk_mu);
+}
+
+static void sleep_ms(int ms)
+{
+	nanosleep(&(struct timespec){ms / 1000, (long)(ms % 1000) * 1000000}, NULL);
+}
+
+/* the trace: every line comes on the test's own thread (the owner's), the
+ * broker's failure to be reached is noted */
+static pthread_t owner;
+static bool trace_off_thread;
+static int unreachable;
+static void lookup_trace(void *ud, int level, const char *msg)
+{
+	(void)ud;
+	(void)level;
+	if (!pthread_equal(pthread_self(), owner))
+		trace_off_thread = true;
+	else if (strstr(msg, "the broker " HANG_HOST ":1883 cannot be reached yet"))
+		unreachable++;
+}
+
+static gm_board *hang_board(const char *id)
+{
+	fk_reset();
+	owner = pthread_self();
+	trace_off_thread = false;
+	unreachable = 0;
+	gm_board_opts o;
+	gm_board_opts_init(&o);
+	o.conn.host = HANG_HOST;
+	o.conn.trace = lookup_trace;
+	o.hall = "h";
+	o.board = id;
+	char err[256];
+	gm_board *b = NULL;
+	assert_int_equal(gm_board_new(&b, &o, err, sizeof err), GM_OK);
+	/* the lookup begins (from gm_board_new's poll, or a later one): 20 s at
+	 * most; neither gm_board_new nor a poll waited for it (held still) */
+	int entered = 0;
+	bool in = false;
+	for (int i = 0; i < 2000; i++) {
+		fk_state(&entered, &in);
+		if (entered)
+			break;
+		gm_board_poll(b);
+		sleep_ms(10);
+	}
+	assert_int_equal(entered, 1);
+	assert_true(in);
+	return b;
+}
+
+/* The lookup held: the polls and the events go on (each returns while it is
+ * still held, so none waited for it); let go, its failure is seen (traced
+ * once, on the owner's thread), and the board freed. */
+static void test_board_lookup_hangs(void **state)
+{
+	(void)state;
+	gm_board *b = hang_board("b1");
+	const char *ev = "{\"type\":\"move\",\"move\":1}";
+	for (int i = 1; i <= 500; i++) {
+		gm_board_poll(b);
+		assert_int_equal(gm_board_event(b, (uint64_t)i, ev, strlen(ev)), GM_OK);
+		if (i % 100 == 0) {
+			char pos[64];
+			int len = snprintf(pos, sizeof pos, "{\"n\":%d,\"moves\":%d}", i, i);
+			assert_int_equal(gm_board_position(b, pos, (size_t)len), GM_OK);
+		}
+		gm_board_poll(b);
+	}
+	int entered;
+	bool in;
+	fk_state(&entered, &in);
+	assert_true(in); /* still held: no poll waited for it */
+	assert_int_equal(entered, 1);
+	gm_board_stats st;
+	gm_board_get_stats(b, &st);
+	assert_int_equal(st.events, 500);
+	assert_int_equal(st.published, 0);
+	assert_false(st.connected);
+	assert_int_equal(unreachable, 0);
+	fk_let_go();
+	for (int i = 0; i < 2000 && !unreachable; i++) {
+		gm_board_poll(b);
+		if (!unreachable)
+			sleep_ms(10);
+	}
+	assert_int_equal(unreachable, 1);
+	assert_false(trace_off_thread);
+	gm_board_get_stats(b, &st);
+	assert_int_equal(st.events, 500);
+	assert_false(st.connected);
+	gm_board_free(b, 0);
+}
+
+static void *let_go_later(void *arg)
+{
+	(void)arg;
+	sleep_ms(300);
+	fk_let_go();
+	return NULL;
+}
+
+/* Freed while the lookup is held: the free waits for the attempt (its
+ * thread uses the libmosquitto client that the free destroys), so the
+ * lookup is over when it returns. */
+static void test_board_free_joins_lookup(void **state)
+{
+	(void)state;
+	gm_board *b = hang_board("b2");
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, let_go_later, NULL), 0);
+	gm_board_free(b, 100);
+	int entered;
+	bool in;
+	fk_state(&entered, &in);
+	assert_false(in);
+	assert_int_equal(entered, 1);
+	pthread_join(t, NULL);
+	assert_false(trace_off_thread);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hostport),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_board_without_broker),
+		cmocka_unit_test(test_board_lookup_hangs),
+		cmocka_unit_test(test_board_free_joins_lookup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,6 +21,7 @@
 #include "image.h"
 #include "imgio.h"
 #include "png.h"
+#include "cvwrap.h"
 
 /* ---- a temporary folder -------------------------------------------- */
 
@@ -560,6 +561,55 @@ static void test_shrunk_while_read(void **st)
  * refused from its size, before the picture is allocated (the long fuzz
  * run's slowest input: a 144-byte plain PPM declaring 5436x3655 made a
  * 60 MB image, 0.25 s under ASan); one exactly long enough is read. */
+/* gv_shrink_area gives the pixels OpenCV's INTER_AREA gives, to the bit,
+ * grey and colour, for whole and broken ratios (the locator's working copy
+ * was OpenCV's; its figures must not move). */
+static void test_shrink_area_as_opencv(void **st)
+{
+	(void)st;
+	static const int sizes[][4] = {
+	    {1280, 960, 800, 600}, {1280, 720, 800, 450}, {977, 733, 800, 600}, {640, 480, 320, 240},
+	    {123, 97, 37, 29},     {50, 50, 49, 1},      {7, 3, 7, 3},          {1001, 1, 800, 1},    {1200, 900, 400, 300},
+	    {1600, 1200, 800, 600}, {96, 64, 24, 32},
+	};
+	unsigned seed = 12345;
+	for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++)
+		for (int cn = 1; cn <= 3; cn += 2) {
+			gv_image src, a, b;
+			assert_int_equal(gv_image_alloc(&src, sizes[t][0], sizes[t][1], cn), 0);
+			/* a smooth pattern with noise and hard edges */
+			for (int y = 0; y < src.height; y++)
+				for (int x = 0; x < src.width * cn; x++) {
+					seed = seed * 1103515245u + 12345u;
+					int v = (x * 7 + y * 3) % 256 + (int)((seed >> 16) % 21) - 10;
+					if ((x / 13 + y / 11) % 5 == 0)
+						v = 255 - v;
+					src.data[(size_t)y * src.stride + (size_t)x] = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v);
+				}
+			char err[200];
+			assert_int_equal(gv_cv_resize(&src, &a, sizes[t][2], sizes[t][3], err, sizeof err), 0);
+			assert_int_equal(gv_shrink_area(&src, &b, sizes[t][2], sizes[t][3]), 0);
+			assert_int_equal(a.width, b.width);
+			assert_int_equal(a.height, b.height);
+			long differ = 0;
+			for (int y = 0; y < a.height; y++)
+				differ += memcmp(gv_px(&a, 0, y), gv_px(&b, 0, y), (size_t)a.width * (size_t)cn) != 0;
+			if (differ)
+				fprintf(stderr, "%dx%d -> %dx%d, %d channels: %ld rows differ\n", sizes[t][0], sizes[t][1],
+				        sizes[t][2], sizes[t][3], cn, differ);
+			assert_int_equal(differ, 0);
+			gv_image_free(&src);
+			gv_image_free(&a);
+			gv_image_free(&b);
+		}
+	gv_image src = {0}, out;
+	assert_int_equal(gv_image_alloc(&src, 10, 10, 1), 0);
+	assert_int_equal(gv_shrink_area(&src, &out, 11, 10), GV_EINVAL); /* no growing */
+	assert_int_equal(gv_shrink_area(&src, &out, 0, 10), GV_EINVAL);
+	assert_null(out.data);
+	gv_image_free(&src);
+}
+
 static void test_pnm_shorter_than_declared(void **st)
 {
 	(void)st;
@@ -633,6 +683,7 @@ int main(void)
 		cmocka_unit_test(test_shrunk_while_read),
 		cmocka_unit_test(test_pnm_shorter_than_declared),
 		cmocka_unit_test(test_not_images),
+		cmocka_unit_test(test_shrink_area_as_opencv),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -208,8 +208,12 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		dtr(opts, "detect: the lines");
 		rc = gv_locate(img, &lo, &g, err, cap);
 		if (!rc) {
-			dtr(opts, "detect: the lines' grid found, read and proved");
 			rc = read_grid(img, &g, size, true, opts, out, err, cap);
+			dtr(opts, "detect: the lines' grid read; proof spans %.2f lines %.2f beyond %.2f, outer lines %d judged %d missing, margins %.2f %.2f %.2f %.2f%s: %s",
+			    out->proof.span_share, out->proof.line_share, out->proof.beyond_share, out->proof.outer_judged,
+			    out->proof.outer_missing, out->proof.margin[0], out->proof.margin[1], out->proof.margin[2],
+			    out->proof.margin[3], out->proof.by_outline ? " (the outline bounds it)" : "",
+			    rc ? "failed" : "proved");
 		}
 		if (rc == GV_ENOTFOUND) {
 			dtr(opts, "detect: %s", err && cap ? err : "no board found by the lines");

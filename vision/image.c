@@ -1,6 +1,7 @@
 /* goref vision: an image in memory. See image.h. */
 #include "image.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,4 +104,199 @@ void gv_shrink_end(gv_shrink *s)
 	free(s->sum);
 	free(s->xcount);
 	memset(s, 0, sizeof *s);
+}
+
+/* One axis of an area shrink: for every source pixel that an output pixel's
+ * box covers, the pair (output, source) and the share of the box it
+ * covers (OpenCV's computeResizeAreaTab, so that the result is the same as
+ * cv::resize with INTER_AREA, to the bit). Returns the number of entries
+ * (at most 2 * ssize). */
+typedef struct area_tap {
+	int di, si;
+	float alpha;
+} area_tap;
+
+static int area_tab(int ssize, int dsize, double scale, area_tap *tab)
+{
+	int k = 0;
+	for (int dx = 0; dx < dsize; dx++) {
+		double fs1 = dx * scale, fs2 = fs1 + scale;
+		double cell = fmin(scale, ssize - fs1);
+		int s1 = (int)ceil(fs1), s2 = (int)floor(fs2);
+		if (s2 > ssize - 1)
+			s2 = ssize - 1;
+		if (s1 > s2)
+			s1 = s2;
+		if (s1 - fs1 > 1e-3)
+			tab[k++] = (area_tap){dx, s1 - 1, (float)((s1 - fs1) / cell)};
+		for (int sx = s1; sx < s2; sx++)
+			tab[k++] = (area_tap){dx, sx, (float)(1.0 / cell)};
+		if (fs2 - s2 > 1e-3)
+			tab[k++] = (area_tap){dx, s2, (float)(fmin(fmin(fs2 - s2, 1.), cell) / cell)};
+	}
+	return k;
+}
+
+int gv_shrink_area(const gv_image *src, gv_image *out, int dw, int dh)
+{
+	if (!out)
+		return GV_EINVAL;
+	memset(out, 0, sizeof *out);
+	if (!src || !src->data || (src->channels != 1 && src->channels != 3) || dw <= 0 || dh <= 0 ||
+	    dw > src->width || dh > src->height)
+		return GV_EINVAL;
+	int cn = src->channels, sw = src->width, sh = src->height;
+	int rc = gv_image_alloc(out, dw, dh, cn);
+	if (rc)
+		return rc;
+	/* the scales as cv::resize computes them (the inverse of the inverse) */
+	double sx = 1. / ((double)dw / sw), sy = 1. / ((double)dh / sh);
+	area_tap *xt = malloc(sizeof *xt * 2 * (size_t)sw), *yt = malloc(sizeof *yt * 2 * (size_t)sh);
+	float *buf = malloc(sizeof(float) * (size_t)dw * (size_t)cn);
+	float *sum = malloc(sizeof(float) * (size_t)dw * (size_t)cn);
+	if (!xt || !yt || !buf || !sum) {
+		free(xt);
+		free(yt);
+		free(buf);
+		free(sum);
+		gv_image_free(out);
+		return GV_ENOMEM;
+	}
+	int kx = (int)lround(sx), ky = (int)lround(sy);
+	if (fabs(sx - kx) < DBL_EPSILON && fabs(sy - ky) < DBL_EPSILON) {
+		/* a whole ratio: plain sums of kx x ky pixels, rounded as OpenCV's
+		 * fast path rounds them (2 x 2: add 2 and shift; else times the
+		 * reciprocal in float, to the nearest even) */
+		float rec = 1.f / (float)(kx * ky);
+		for (int y = 0; y < dh; y++) {
+			unsigned char *D = out->data + (size_t)y * out->stride;
+			for (int x = 0; x < dw; x++)
+				for (int c = 0; c < cn; c++) {
+					int sum = 0;
+					for (int v = 0; v < ky; v++) {
+						const unsigned char *S = src->data + (size_t)(y * ky + v) * src->stride;
+						for (int u = 0; u < kx; u++)
+							sum += S[(x * kx + u) * cn + c];
+					}
+					D[x * cn + c] =
+					    (unsigned char)(kx == 2 && ky == 2 ? (sum + 2) >> 2 : (int)lrintf((float)sum * rec));
+				}
+		}
+		free(xt);
+		free(yt);
+		free(buf);
+		free(sum);
+		return GV_OK;
+	}
+	int nx = area_tab(sw, dw, sx, xt), ny = area_tab(sh, dh, sy, yt);
+	/* grey: each output pixel's taps (contiguous source pixels) as a fixed
+	 * number T of them, the missing ones with weight 0, which adds nothing
+	 * to a float sum: the same sums in the same order, without a branch */
+	int T = 0, *first = NULL;
+	float *wt = NULL;
+	if (cn == 1) {
+		for (int k = 0, c = 0; k < nx; k++) {
+			c = k > 0 && xt[k].di == xt[k - 1].di ? c + 1 : 1;
+			if (c > T)
+				T = c;
+		}
+		first = malloc(sizeof(int) * (size_t)dw);
+		wt = calloc((size_t)dw * (size_t)T, sizeof(float));
+		if (!first || !wt) {
+			free(first);
+			free(wt);
+			free(xt);
+			free(yt);
+			free(buf);
+			free(sum);
+			gv_image_free(out);
+			return GV_ENOMEM;
+		}
+		for (int k = 0; k < nx; k++) {
+			int d = xt[k].di;
+			if (k == 0 || xt[k - 1].di != d)
+				first[d] = xt[k].si;
+			wt[d * T + (xt[k].si - first[d])] = xt[k].alpha;
+		}
+		/* the last pixels' taps would read past the row: started earlier,
+		 * the weights moved behind zeros (0 + 0 is 0: the sum the same) */
+		for (int d = 0; d < dw; d++)
+			if (first[d] + T > sw) {
+				int shift = first[d] + T - sw;
+				float *w = wt + (size_t)d * (size_t)T;
+				memmove(w + shift, w, sizeof(float) * (size_t)(T - shift));
+				for (int t = 0; t < shift; t++)
+					w[t] = 0;
+				first[d] -= shift;
+			}
+	}
+	int n = dw * cn, prev = yt[0].di;
+	for (int i = 0; i < n; i++)
+		sum[i] = 0;
+	int have = -1; /* the source row whose horizontal sums buf holds */
+	for (int j = 0; j < ny; j++) {
+		float beta = yt[j].alpha;
+		int dy = yt[j].di;
+		const unsigned char *S = src->data + (size_t)yt[j].si * src->stride;
+		if (yt[j].si == have)
+			goto sums; /* a row shared by two output rows: summed once */
+		have = yt[j].si;
+		if (cn != 1)
+			for (int i = 0; i < n; i++)
+				buf[i] = 0;
+		if (cn == 1) {
+			if (T == 3) /* ratios from 1 to 2 (1280 to 800): unrolled */
+				for (int d = 0; d < dw; d++) {
+					const unsigned char *p = S + first[d];
+					const float *w = wt + 3 * (size_t)d;
+					float acc = 0;
+					acc += p[0] * w[0];
+					acc += p[1] * w[1];
+					acc += p[2] * w[2];
+					buf[d] = acc;
+				}
+			else
+				for (int d = 0; d < dw; d++) {
+					const unsigned char *p = S + first[d];
+					const float *w = wt + (size_t)d * (size_t)T;
+					float acc = 0;
+					for (int t = 0; t < T; t++)
+						acc += p[t] * w[t];
+					buf[d] = acc;
+				}
+		} else {
+			for (int k = 0; k < nx; k++) {
+				int d = xt[k].di * 3, s = xt[k].si * 3;
+				float a = xt[k].alpha;
+				buf[d] += S[s] * a;
+				buf[d + 1] += S[s + 1] * a;
+				buf[d + 2] += S[s + 2] * a;
+			}
+		}
+	sums:
+		if (dy != prev) {
+			unsigned char *D = out->data + (size_t)prev * out->stride;
+			for (int i = 0; i < n; i++) {
+				long v = lrintf(sum[i]);
+				D[i] = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v);
+				sum[i] = beta * buf[i];
+			}
+			prev = dy;
+		} else {
+			for (int i = 0; i < n; i++)
+				sum[i] += beta * buf[i];
+		}
+	}
+	unsigned char *D = out->data + (size_t)prev * out->stride;
+	for (int i = 0; i < n; i++) {
+		long v = lrintf(sum[i]);
+		D[i] = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v);
+	}
+	free(first);
+	free(wt);
+	free(xt);
+	free(yt);
+	free(buf);
+	free(sum);
+	return GV_OK;
 }

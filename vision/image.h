@@ -62,6 +62,14 @@ int gv_shrink_begin(gv_shrink *s, gv_image *out, int sw, int sh, int dw, int dh,
 void gv_shrink_row(gv_shrink *s, const unsigned char *row);
 void gv_shrink_end(gv_shrink *s);
 
+/* A whole image shrunk to dw x dh (each no larger than the source's) by
+ * area averaging, every output pixel the mean of the source area its box
+ * covers, partly covered pixels in proportion: the same pixels as OpenCV's
+ * cv::resize with INTER_AREA, without OpenCV, and a few times faster for a
+ * ratio that is not a whole number. out is allocated. Returns 0,
+ * GV_EINVAL or GV_ENOMEM. */
+int gv_shrink_area(const gv_image *src, gv_image *out, int dw, int dh);
+
 /* Pixel address (no range check). */
 static inline unsigned char *gv_px(const gv_image *img, int x, int y)
 {

@@ -455,11 +455,10 @@ int gv_imread_work(gv_image *out, const char *path, int min_side, int max_side, 
 		int w, h;
 		gv_fit_size(out->width, out->height, max_side, &w, &h);
 		gv_image small;
-		char msg[200] = "";
-		rc = gv_cv_resize(out, &small, w, h, msg, sizeof msg);
+		rc = gv_shrink_area(out, &small, w, h);
 		gv_image_free(out);
 		if (rc) {
-			set_err(err, cap, path, "%s", msg);
+			set_err(err, cap, path, "%s", "out of memory");
 			return rc;
 		}
 		*out = small;

@@ -251,6 +251,29 @@ static void ransac_vp(seg *s, int n, const frame *fr, int peak, double v[3])
 		idx[a] = idx[bi];
 		idx[bi] = t;
 	}
+	/* a segment agrees with a candidate when the angle between it and the
+	 * direction from its middle to the candidate is under its tolerance
+	 * (its own direction's uncertainty, 2 px over its length, and half a
+	 * degree): tested as the sine squared (the cross product of the unit
+	 * direction of the segment with that direction, squared, over that
+	 * direction's length squared), each segment's direction, middle and
+	 * tolerance taken once */
+	double *pre = malloc(sizeof(double) * 5 * (size_t)m);
+	if (!pre) {
+		free(idx);
+		return;
+	}
+	for (int k = 0; k < m; k++) {
+		const seg *g = &s[idx[k]];
+		double tol = atan2(2, g->len) * 180 / M_PI + 0.5;
+		double *q = pre + 5 * k;
+		q[0] = cos(g->ang * M_PI / 180);
+		q[1] = sin(g->ang * M_PI / 180);
+		q[2] = ((g->x0 + g->x1) / 2 - fr->cx) / fr->S;
+		q[3] = ((g->y0 + g->y1) / 2 - fr->cy) / fr->S;
+		double st = tol >= 90 ? 1 : sin(tol * M_PI / 180);
+		q[4] = st * st;
+	}
 	double best = -1;
 	double lines[30][3];
 	for (int a = 0; a < top; a++) {
@@ -272,16 +295,20 @@ static void ransac_vp(seg *s, int n, const frame *fr, int peak, double v[3])
 				c[i] /= nn;
 			double sc = 0;
 			for (int k = 0; k < m; k++) {
-				const seg *g = &s[idx[k]];
-				double tol = atan2(2, g->len) * 180 / M_PI + 0.5;
-				if (vp_error(g, fr, c) < tol)
+				const double *q = pre + 5 * k;
+				double dx = c[0] - q[2] * c[2], dy = c[1] - q[3] * c[2];
+				double cr = q[0] * dy - q[1] * dx;
+				if (cr * cr < q[4] * (dx * dx + dy * dy)) {
+					const seg *g = &s[idx[k]];
 					sc += g->len * g->len;
+				}
 			}
 			if (sc > best) {
 				best = sc;
 				memcpy(v, c, sizeof c);
 			}
 		}
+	free(pre);
 	free(idx);
 }
 
@@ -334,7 +361,7 @@ static double fit_lines(const double *P, int N, double smin, double smax, double
 	 * spacing, which absorbs a slightly wrong rectification (the positions
 	 * are then refined on the lines themselves). */
 	enum { MAXW = 8 };
-	static double L[MAXW + 1][NBINS];
+	static double L[MAXW + 1][NBINS + 1]; /* one past the end: a line at the last bin */
 	double top = 0;
 	for (int i = 0; i < NBINS; i++)
 		top = fmax(top, P[i]);
@@ -351,6 +378,8 @@ static double fit_lines(const double *P, int N, double smin, double smax, double
 					m = P[i + d];
 			L[w][i] = log(eps + m);
 		}
+	for (int w = 0; w <= MAXW; w++)
+		L[w][NBINS] = L[w][NBINS - 1];
 	double floor_out = log(eps); /* beyond the profile: nothing */
 	double best = -1e300;
 	for (int pass = 0; pass < 2; pass++) {
@@ -362,8 +391,39 @@ static double fit_lines(const double *P, int N, double smin, double smax, double
 				w = MAXW;
 			const double *Lw = L[w];
 			double span = sp * (N - 1);
-			double olo = pass ? o0 - 1 : 0, ohi = pass ? o0 + 1 : NBINS - 1 - span;
-			for (double o = olo; o <= ohi; o += pass ? 0.1 : 1) {
+			if (!pass) {
+				/* whole offsets: the N lines' places in the profile are
+				 * the same sum of two neighbouring bins at every offset,
+				 * shifted, so all offsets at once, a line at a time */
+				int no = (int)floor(NBINS - 1 - span) + 1;
+				if (no <= 0)
+					continue;
+				double acc[NBINS];
+				for (int o = 0; o < no; o++)
+					acc[o] = 0;
+				for (int k = 0; k < N; k++) {
+					double x = k * sp;
+					int b = (int)x;
+					double fr = x - b;
+					const double *l0 = Lw + b, *l1 = Lw + b + 1;
+					for (int o = 0; o < no; o++)
+						acc[o] += l0[o] * (1 - fr) + l1[o] * fr;
+				}
+				for (int o = 0; o < no; o++) {
+					double sc = acc[o];
+					double a = o - sp, b = o + span + sp;
+					sc -= a >= 0 ? prof_at(Lw, a) : floor_out;
+					sc -= b <= NBINS - 1 ? prof_at(Lw, b) : floor_out;
+					if (sc > best) {
+						best = sc;
+						*o_out = o;
+						*sp_out = sp;
+					}
+				}
+				continue;
+			}
+			double olo = o0 - 1, ohi = o0 + 1;
+			for (double o = olo; o <= ohi; o += 0.1) {
 				if (o < 0 || o + span > NBINS - 1)
 					continue;
 				double sc = 0;
@@ -752,9 +812,9 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 			w = 1;
 		if (h < 1)
 			h = 1;
-		rc = gv_cv_resize(&grey, &small, w, h, cverr, sizeof cverr);
+		rc = gv_shrink_area(&grey, &small, w, h);
 		if (rc)
-			goto cv_fail;
+			goto fail;
 		scale = (double)w / img->width;
 	} else {
 		small = grey;

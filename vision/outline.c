@@ -189,8 +189,13 @@ static int work_grey(const gv_image *img, gv_image *small, double *scale, char *
 	int longer = img->width > img->height ? img->width : img->height;
 	*scale = longer > GV_OUTLINE_WORK_PX ? (double)GV_OUTLINE_WORK_PX / longer : 1;
 	int w = (int)lround(img->width * *scale), h = (int)lround(img->height * *scale);
-	if (!rc)
-		rc = *scale < 1 ? gv_cv_resize(&grey, small, w, h, err, cap) : gv_cv_grey(&grey, small, err, cap);
+	if (!rc && *scale < 1) {
+		rc = gv_shrink_area(&grey, small, w, h);
+		if (rc)
+			snprintf(err, cap, "outline: out of memory");
+	} else if (!rc) {
+		rc = gv_cv_grey(&grey, small, err, cap);
+	}
 	gv_image_free(&grey);
 	return rc;
 }

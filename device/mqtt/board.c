@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +18,7 @@
 #include "mqtt.h"
 #include "mqtt_int.h"
 
-enum { GM_TOPIC_CAP = 400, GM_CONTROL_QUEUE = 32, GM_CONTROL_MAX = 512 };
+enum { GM_TOPIC_CAP = 400, GM_CONTROL_QUEUE = 32, GM_CONTROL_MAX = 512, GM_ATTEMPT_LOG = 4 };
 
 typedef struct flight {
 	int mid;
@@ -33,6 +35,19 @@ struct gm_board {
 	pthread_mutex_t mu;      /* recursive: callbacks run inside mosquitto_loop, from gm_board_poll */
 	bool sock_up;            /* a connection is open or being opened */
 	bool ever_started;       /* the first connection was tried */
+	/* The connection attempt, on a thread of its own (see start_attempt):
+	 * while att_running, b->m is that thread's and the loop does not touch
+	 * it. att_running and att_first are the loop's (set before the thread
+	 * starts, cleared after the join); att_rc and att_log are the thread's,
+	 * read by the loop only once att_done is seen set (release/acquire)
+	 * and the thread joined. */
+	pthread_t att;
+	bool att_running;        /* started, not joined yet */
+	bool att_first;          /* mosquitto_connect_async (else mosquitto_reconnect_async) */
+	atomic_bool att_done;    /* att_rc is there */
+	int att_rc;
+	char att_log[GM_ATTEMPT_LOG][256]; /* libmosquitto's warnings meanwhile, traced after the join */
+	int att_nlog;
 	double retry_at;         /* when to try again (monotonic s) */
 	double backoff;          /* seconds, 1 to 8 */
 	double next_poll;        /* when an idle board is polled next */
@@ -292,8 +307,17 @@ static void on_log(struct mosquitto *m, void *obj, int level, const char *str)
 {
 	(void)m;
 	gm_board *b = obj;
-	if (level & (MOSQ_LOG_ERR | MOSQ_LOG_WARNING))
-		gm_tracef(&b->o.conn, 1, "mqtt: %s", str);
+	if (!(level & (MOSQ_LOG_ERR | MOSQ_LOG_WARNING)))
+		return;
+	/* During an attempt only its thread uses b->m, so this is that thread:
+	 * the line is kept for the loop (the trace callback is the owner's, on
+	 * the owner's thread). */
+	if (b->att_running) {
+		if (b->att_nlog < GM_ATTEMPT_LOG)
+			snprintf(b->att_log[b->att_nlog++], sizeof b->att_log[0], "%s", str);
+		return;
+	}
+	gm_tracef(&b->o.conn, 1, "mqtt: %s", str);
 }
 
 int gm_board_new(gm_board **out, const gm_board_opts *o, char *err, size_t cap)
@@ -389,6 +413,101 @@ static void lost(gm_board *b, int rc, double now)
 	b->backoff = b->backoff * 2 > 8 ? 8 : b->backoff * 2;
 }
 
+/* Waits ms (gm_board_stop's turns, where mosquitto_loop would wait). */
+static void nap_ms(int ms)
+{
+	if (ms > 0)
+		nanosleep(&(struct timespec){ms / 1000, (long)(ms % 1000) * 1000000}, NULL);
+}
+
+static const char *broker_host(const gm_board *b)
+{
+	return b->o.conn.host ? b->o.conn.host : "127.0.0.1";
+}
+
+static int broker_port(const gm_board *b)
+{
+	return b->o.conn.port > 0 ? b->o.conn.port : (b->o.conn.cafile ? 8883 : 1883);
+}
+
+/* Opens the connection without waiting for it, except for the name lookup
+ * (libmosquitto's getaddrinfo, blocking: up to the resolver's timeout, 5 s
+ * or more, while the hall's DNS is down). The host name itself goes to
+ * libmosquitto, resolved there: TLS checks the certificate against it. */
+static int connect_call(gm_board *b, bool first)
+{
+	if (!first)
+		return mosquitto_reconnect_async(b->m);
+	return mosquitto_connect_async(b->m, broker_host(b), broker_port(b),
+	                               b->o.conn.keepalive > 0 ? b->o.conn.keepalive : 10);
+}
+
+static void *attempt_main(void *arg)
+{
+	gm_board *b = arg;
+	b->att_rc = connect_call(b, b->att_first);
+	atomic_store_explicit(&b->att_done, true, memory_order_release);
+	return NULL;
+}
+
+/* The connection call on a short-lived thread, so that the owner's loop
+ * never waits for the name lookup: until it is done (attempt_over), b->m
+ * is the thread's (pump publishes only while connected, which it is not
+ * meanwhile; the callbacks run only inside mosquitto_loop, not called
+ * meanwhile). The thread takes no signal (the owner's handlers stay on its
+ * own threads). false when no thread could be started. */
+static bool start_attempt(gm_board *b, bool first)
+{
+	b->att_first = first;
+	b->att_nlog = 0;
+	atomic_store_explicit(&b->att_done, false, memory_order_relaxed);
+	b->att_running = true;
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int e = pthread_create(&b->att, NULL, attempt_main, b);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (e != 0) {
+		b->att_running = false;
+		return false;
+	}
+	return true;
+}
+
+/* true when no attempt is in flight (any more): a finished one is joined
+ * and what libmosquitto logged meanwhile traced. wait: join even a running
+ * one (up to the resolver's timeout). */
+static bool attempt_over(gm_board *b, bool wait)
+{
+	if (!b->att_running)
+		return true;
+	if (!wait && !atomic_load_explicit(&b->att_done, memory_order_acquire))
+		return false;
+	pthread_join(b->att, NULL);
+	b->att_running = false;
+	for (int i = 0; i < b->att_nlog; i++)
+		gm_tracef(&b->o.conn, 1, "mqtt: %s", b->att_log[i]);
+	b->att_nlog = 0;
+	return true;
+}
+
+/* What a connection call gave: the socket is being opened (true), or again
+ * after the backoff (traced the first time). */
+static bool opened(gm_board *b, bool first, int rc, double now)
+{
+	if (first && rc != MOSQ_ERR_SUCCESS)
+		gm_tracef(&b->o.conn, 1, "the broker %s:%d cannot be reached yet (%s): trying again", broker_host(b),
+		          broker_port(b), mosquitto_strerror(rc));
+	b->ever_started = true;
+	if (rc != MOSQ_ERR_SUCCESS) {
+		b->retry_at = now + b->backoff;
+		b->backoff = b->backoff * 2 > 8 ? 8 : b->backoff * 2;
+		return false;
+	}
+	b->sock_up = true;
+	return true;
+}
+
 /* One turn of the connection: open it when it is due, else read and write
  * what is there. While connected (timeout_ms 0) no readiness test: what
  * waits to be written is written, and the socket is read only when read
@@ -409,23 +528,26 @@ static void lost(gm_board *b, int rc, double now)
 static void turn(gm_board *b, int timeout_ms, bool read)
 {
 	double now = gm_mono_s();
-	if (!b->sock_up) {
-		if (now < b->retry_at)
-			return;
-		const char *host = b->o.conn.host ? b->o.conn.host : "127.0.0.1";
-		int port = b->o.conn.port > 0 ? b->o.conn.port : (b->o.conn.cafile ? 8883 : 1883);
-		int rc = b->ever_started ? mosquitto_reconnect_async(b->m)
-		                         : mosquitto_connect_async(b->m, host, port, b->o.conn.keepalive > 0 ? b->o.conn.keepalive : 10);
-		if (!b->ever_started && rc != MOSQ_ERR_SUCCESS)
-			gm_tracef(&b->o.conn, 1, "the broker %s:%d cannot be reached yet (%s): trying again", host, port,
-			          mosquitto_strerror(rc));
-		b->ever_started = true;
-		if (rc != MOSQ_ERR_SUCCESS) {
-			b->retry_at = now + b->backoff;
-			b->backoff = b->backoff * 2 > 8 ? 8 : b->backoff * 2;
+	if (b->att_running) {
+		/* an attempt in flight: b->m is its thread's until it is done */
+		if (!attempt_over(b, false)) {
+			nap_ms(timeout_ms);
 			return;
 		}
-		b->sock_up = true;
+		if (!opened(b, b->att_first, b->att_rc, now))
+			return;
+	} else if (!b->sock_up) {
+		if (now < b->retry_at) {
+			/* not yet: gm_board_stop waits here rather than turn round */
+			double left_ms = (b->retry_at - now) * 1000 + 1;
+			nap_ms(left_ms < timeout_ms ? (int)left_ms : timeout_ms);
+			return;
+		}
+		bool first = !b->ever_started;
+		if (start_attempt(b, first))
+			return; /* a later turn sees it done */
+		if (!opened(b, first, connect_call(b, first), now)) /* no thread: inline, as before */
+			return;
 	}
 	pthread_mutex_lock(&b->mu);
 	bool connected = b->connected;
@@ -467,17 +589,18 @@ void gm_board_poll(gm_board *b)
 	bool waiting = b->connected && b->next <= b->count; /* the window was full */
 	bool pos_due = b->connected && b->pos_dirty && now >= b->pos_due;
 	bool connecting = b->sock_up && !b->connected;
+	bool attempt = b->att_running; /* turn looks at its flag each poll (an atomic load) */
 	if (pos_due)
 		pump(b);
 	pthread_mutex_unlock(&b->mu);
 	/* idle: twice a second (control messages, resends, the keepalive, a
 	 * lost connection) */
 	bool idle = now >= b->next_poll;
-	if (!acks && !waiting && !pos_due && !connecting && !idle)
+	if (!acks && !waiting && !pos_due && !connecting && !attempt && !idle)
 		return;
 	if (idle)
 		b->next_poll = now + 0.5;
-	turn(b, 0, acks || idle || connecting);
+	turn(b, 0, acks || idle || connecting || attempt);
 }
 
 void gm_board_stop(gm_board *b, int wait_ms)
@@ -501,6 +624,14 @@ void gm_board_stop(gm_board *b, int wait_ms)
 			break;
 		turn(b, 10, true);
 	}
+	/* An attempt still in flight is waited for before b->m is touched: up
+	 * to the resolver's timeout when its name lookup hangs (the DNS down),
+	 * at the very end. */
+	if (b->att_running) {
+		attempt_over(b, true);
+		b->ever_started = true;
+		b->sock_up = b->att_rc == MOSQ_ERR_SUCCESS;
+	}
 	b->stopped = true;
 	mosquitto_disconnect(b->m);
 	for (int i = 0; i < 5 && b->sock_up && mosquitto_loop(b->m, 5, 1) == MOSQ_ERR_SUCCESS; i++)
@@ -512,7 +643,8 @@ void gm_board_free(gm_board *b, int wait_ms)
 	if (!b)
 		return;
 	if (b->m) {
-		gm_board_stop(b, wait_ms);
+		gm_board_stop(b, wait_ms); /* joins an attempt in flight */
+		attempt_over(b, true);
 		mosquitto_destroy(b->m);
 	}
 	for (uint64_t i = 0; i < b->count; i++)

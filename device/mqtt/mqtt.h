@@ -33,8 +33,10 @@
  * trace callback. The board's side has no thread of its own: its owner calls
  * gm_board_poll from its loop (each frame), which reads and writes the
  * connection without waiting (a thread woken for every event cost more CPU
- * than the rest of the publishing). The hall's side runs libmosquitto's
- * network thread; its callbacks run there.
+ * than the rest of the publishing; only a connection attempt, which may
+ * wait for the broker's name lookup, runs on a short-lived thread, and the
+ * trace callback is still called from gm_board_poll). The hall's side runs
+ * libmosquitto's network thread; its callbacks run there.
  */
 #ifndef GOREF_DEVICE_MQTT_H
 #define GOREF_DEVICE_MQTT_H
@@ -103,7 +105,9 @@ void gm_board_opts_init(gm_board_opts *o);
  * option, message in err), GM_ENOMEM or GM_EMQTT. */
 int gm_board_new(gm_board **out, const gm_board_opts *o, char *err, size_t cap);
 /* Says "offline" (when connected), waits up to wait_ms for the events not
- * yet acknowledged, disconnects and frees. */
+ * yet acknowledged, disconnects and frees. A connection attempt still in
+ * its name lookup is waited for (up to the resolver's timeout, the DNS
+ * down) before the connection is closed. */
 void gm_board_free(gm_board *b, int wait_ms);
 /* The same without freeing (the stats can still be read); free after. */
 void gm_board_stop(gm_board *b, int wait_ms);
@@ -111,7 +115,9 @@ void gm_board_stop(gm_board *b, int wait_ms);
 /* Reads and writes what the connection has, without waiting: call it from
  * the owner's loop, at least a few times a second (each frame will do). It
  * connects, reconnects, publishes what waits, takes acknowledgements and
- * control messages, and sends the keepalive. */
+ * control messages, and sends the keepalive. A connection attempt runs on a
+ * short-lived thread of its own (the broker's name lookup blocks), seen
+ * done by a later poll. */
 void gm_board_poll(gm_board *b);
 
 /* Event number n (1, 2, ... in the order the referee gave them; a resumed
