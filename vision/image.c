@@ -255,6 +255,17 @@ int gv_shrink_area(const gv_image *src, gv_image *out, int dw, int dh)
 					acc += p[2] * w[2];
 					buf[d] = acc;
 				}
+			else if (T == 4) /* from 2 to 3 (2048 to 800) */
+				for (int d = 0; d < dw; d++) {
+					const unsigned char *p = S + first[d];
+					const float *w = wt + 4 * (size_t)d;
+					float acc = 0;
+					acc += p[0] * w[0];
+					acc += p[1] * w[1];
+					acc += p[2] * w[2];
+					acc += p[3] * w[3];
+					buf[d] = acc;
+				}
 			else
 				for (int d = 0; d < dw; d++) {
 					const unsigned char *p = S + first[d];
