@@ -64,7 +64,7 @@ typedef struct gr_board {
 	int16_t group[GR_MAX_POINTS];   /* a stone's group id: the point of its first stone */
 	int16_t next[GR_MAX_POINTS];    /* circular list of the stones of one group; a
 	                                   captured group's list stays intact until its
-	                                   points are played again (playouts use it) */
+	                                   points are played again */
 	int16_t libs[GR_MAX_POINTS];    /* per group id: pseudo-liberties (stone/empty adjacencies) */
 	int16_t gsize[GR_MAX_POINTS];   /* per group id: number of stones */
 	uint64_t ghash[GR_MAX_POINTS];  /* per group id: xor of its stones' Zobrist keys */
