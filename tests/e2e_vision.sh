@@ -169,6 +169,26 @@ while read -r name floor sfloor; do
 		bad "$name with the clicked corners: points right ${p:-none} (floor $floor), sure and wrong $sw (ceiling $sfloor)"
 	fi
 done <<<"$clicked_floors"
+# the learned classifier behind its switch (README: the learned classifier):
+# the built-in weights (trained on every source) must read gomrade's photos
+# and gobanwatcher/3 through its clicked corners at least as the hand-made
+# classifier does; a bad switch or weights file is refused
+run "eval classifier usage" 64 "$goref" eval --classifier nothing "$data/gomrade"
+run "eval weights missing" 2 "$goref" eval --cnn-weights "$tmp/none.bin" "$data/gomrade"
+has "eval weights missing" err "none.bin"
+for c in cnn both; do
+	run "eval $c" 0 "$goref" eval --json --classifier $c "$data/gomrade" "$data/gobanwatcher/3"
+	t=$(grep -o '"total":{[^}]*' "$tmp/out")
+	tc=$(grep -o '"total":{.*"clicked":{[^}]*}' "$tmp/out" | sed 's/.*"clicked"://')
+	p=$(get points_right "$t")
+	pc=$(get points_right "$tc")
+	sw=$(($(get sure "$tc") - $(get sure_right "$tc")))
+	echo "eval --classifier $c: gomrade and gobanwatcher/3 points right $p of $(get points "$t"); gobanwatcher/3 clicked $pc, sure and wrong $sw"
+	# the hand-made classifier: 6137 + 5759 and 6116 clicked, 3 sure and wrong
+	if [ "${p:-0}" -ge 11896 ] && [ "${pc:-0}" -ge 6116 ] && [ "$sw" -le 3 ]; then ok; else
+		bad "eval --classifier $c: points right $p (floor 11896), clicked $pc (floor 6116), sure and wrong $sw (ceiling 3)"
+	fi
+done
 # every source with a floor was seen
 for s in $(echo "$floors" | awk 'NF { print $1 }'); do
 	if echo "$sources" | grep -q "^\"$s\":"; then ok; else bad "source $s has a floor but no photo in $data"; fi

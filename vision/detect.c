@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "classify.h"
+#include "cnn.h"
 #include "geom.h"
 #include "cvwrap.h"
 #include "locate.h"
@@ -22,8 +23,8 @@
 /* Reads the board through grid g into out (cells, confidences, proof).
  * GV_ENOTFOUND when the grid reaches beyond the photo, or (prove) when it
  * fails its proof; message in err. */
-static int read_grid(const gv_image *img, const gv_grid *g, int size, bool prove, gv_detection *out, char *err,
-                     size_t cap)
+static int read_grid(const gv_image *img, const gv_grid *g, int size, bool prove, const gv_detect_opts *opts,
+                     gv_detection *out, char *err, size_t cap)
 {
 	memset(out, 0, sizeof *out);
 	out->size = size;
@@ -40,6 +41,20 @@ static int read_grid(const gv_image *img, const gv_grid *g, int size, bool prove
 	int rc = gv_classify_features(img, g->H, size, f);
 	if (!rc)
 		rc = gv_classify_decide(f, size, out->cells, out->conf);
+	/* the learned classifier, alone or with the hand-made one */
+	int mode = opts && opts->classifier ? opts->classifier : GV_CLASSIFIER;
+	if (!rc && mode != GV_CLASSIFIER_RULES) {
+		const gv_cnn *m = opts && opts->cnn ? opts->cnn : &gv_cnn_builtin;
+		unsigned char cells[19 * 19];
+		float conf[19 * 19], probs[19 * 19 * 3];
+		rc = gv_cnn_classify(m, img, g->H, size, cells, conf, probs);
+		if (!rc && mode == GV_CLASSIFIER_CNN) {
+			memcpy(out->cells, cells, sizeof cells);
+			memcpy(out->conf, conf, sizeof conf);
+		} else if (!rc) {
+			gv_cnn_combine(size, out->cells, out->conf, probs);
+		}
+	}
 	if (rc == GV_EINVAL) {
 		free(f);
 		if (err && cap)
@@ -174,7 +189,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			if (err && cap)
 				snprintf(err, cap, "bad corners: %s", why);
 		} else {
-			rc = read_grid(img, &g, size, false, out, err, cap);
+			rc = read_grid(img, &g, size, false, opts, out, err, cap);
 			if (!rc)
 				dtr(opts, "corners: %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f; proof spans %.2f lines %.2f beyond %.2f outer missing %d",
 				    g.corners[0], g.corners[1], g.corners[2], g.corners[3], g.corners[4], g.corners[5], g.corners[6],
@@ -193,7 +208,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		dtr(opts, "detect: the lines");
 		rc = gv_locate(img, &lo, &g, err, cap);
 		if (!rc) {
-			rc = read_grid(img, &g, size, true, out, err, cap);
+			rc = read_grid(img, &g, size, true, opts, out, err, cap);
 			dtr(opts, "detect: the lines' grid read; proof spans %.2f lines %.2f beyond %.2f, outer lines %d judged %d missing, margins %.2f %.2f %.2f %.2f%s: %s",
 			    out->proof.span_share, out->proof.line_share, out->proof.beyond_share, out->proof.outer_judged,
 			    out->proof.outer_missing, out->proof.margin[0], out->proof.margin[1], out->proof.margin[2],
@@ -234,7 +249,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			}
 			if (!rc2) {
 				gv_detection d2;
-				rc2 = read_grid(img, &g, size, true, &d2, err2, sizeof err2);
+				rc2 = read_grid(img, &g, size, true, opts, &d2, err2, sizeof err2);
 				dtr(opts, "outline: corners %.0f,%.0f %.0f,%.0f %.0f,%.0f %.0f,%.0f score %.3f; proof spans %.2f lines %.2f beyond %.2f outer missing %d; margins %.2f %.2f %.2f %.2f, %d stones off by %.2f, %d points in doubt: %s",
 				    g.corners[0], g.corners[1], g.corners[2], g.corners[3], g.corners[4], g.corners[5], g.corners[6],
 				    g.corners[7], g.support, d2.proof.span_share, d2.proof.line_share, d2.proof.beyond_share,

@@ -36,6 +36,9 @@ typedef struct gv_detect_opts {
 	int keep_corners;      /* nonzero: read the grid the corners span as
 	                          given; 0: polish them first on the lines near
 	                          them (gv_refine_corners, outline.h) */
+	int classifier;        /* GV_CLASSIFIER_RULES, _CNN or _BOTH (cnn.h); 0:
+	                          GV_CLASSIFIER (tuning.h) */
+	const struct gv_cnn *cnn; /* the network's weights, NULL: the built-in */
 	void (*trace)(const char *line, void *ud); /* the locator's steps, or NULL */
 	void *trace_ud;
 	const char *dump_png;  /* the locator's line image written there, or NULL */

@@ -231,6 +231,15 @@
 #define GV_DOUBT_CAP 0.8f
 #define WHITE_HUE_NONE 0.0f
 
+/* ---- the learned classifier (cnn.c) ---- */
+
+/* Which classifier gv_detect uses when its options name none: 1 the
+ * hand-made one, 2 the network, 3 both (cnn.h). See README: the learned
+ * classifier, for the held-out figures that chose it. */
+#ifndef GV_CLASSIFIER
+#define GV_CLASSIFIER 1
+#endif
+
 /* ---- the frame pipeline (pipeline.c) ---- */
 
 /* A grid the search finds moved by more than this share of a cell (and

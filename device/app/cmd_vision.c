@@ -4,6 +4,7 @@
 #ifdef GOREF_HAVE_VISION
 #include <dirent.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "cnn.h"
 #include "cvwrap.h"
 #include "detect.h"
 #include "diagram.h"
@@ -85,7 +87,8 @@ static const char detect_usage[] =
 	"cannot be read, 64 a usage error.\n";
 
 static const char eval_usage[] =
-	"usage: goref eval [--json] [--size N] DIR...\n"
+	"usage: goref eval [--json] [--size N] [--classifier rules|cnn|both]\n"
+	"                  [--cnn-weights FILE] [--dump-patches OUT] DIR...\n"
 	"\n"
 	"Runs detect on every photo (.jpg, .jpeg, .png) under each DIR, searched\n"
 	"recursively, that has its true position NAME.txt beside it (N lines of N\n"
@@ -98,6 +101,17 @@ static const char eval_usage[] =
 	"  --size N         lines of the boards: 9, 13 or 19 (default 19)\n"
 	"  --json           one JSON object: photos (one entry each), sources and\n"
 	"                   total\n"
+	"  --classifier C   which reads the stones: rules (the hand-made\n"
+	"                   classifier), cnn (the learned one), both (default:\n"
+	"                   as goref detect, tuning.h's GV_CLASSIFIER)\n"
+	"  --cnn-weights F  the learned classifier's weights from F (a model\n"
+	"                   written by samples/train_classifier.py) instead of\n"
+	"                   the built-in ones\n"
+	"  --dump-patches OUT  writes, for every photo and every grid read (the\n"
+	"                   locator's when found, the clicked corners'), its\n"
+	"                   patches and true colours to OUT (a new folder; the\n"
+	"                   training data of samples/train_classifier.sh; format\n"
+	"                   in that script)\n"
 	"\n"
 	"A source is the folder a photo is in, relative to its DIR, with a last\n"
 	"folder named skip folded into its parent (imago/t2/skip counts as\n"
@@ -597,12 +611,77 @@ static int clicked_corners(clicks_file *cf, const char *photo, int w, int h, int
 	return rc;
 }
 
+/* --dump-patches: one file per photo and grid (see
+ * samples/train_classifier.py, which reads them): 8 bytes "GRPATCH1",
+ * int32 D (GV_CNN_DUMP), float32 the cells the patches span, float32 the
+ * board's colour (R, G, B: gv_board_colour), int32 size; then per point
+ * (row by row): uint8 true colour (0 empty, 1 black, 2 white), uint8 the
+ * colour read, uint8 its confidence times 255, uint8 0, and the D x D RGB
+ * patch centred on it (gv_patch). A line of OUT/index.tsv names each file:
+ * file, source, photo, grid (locator or clicked). Little-endian. */
+static int dump_patches(const char *out, int *seq, const char *source, const char *photo, const char *kind,
+                        const gv_image *img, const gv_detection *d, const gr_board *truth, int size)
+{
+	char path[4096];
+	float board[3];
+	if (gv_board_colour(img, d->H, size, board))
+		return 0;
+	snprintf(path, sizeof path, "%s/%05d.bin", out, *seq);
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	const int D = GV_CNN_DUMP;
+	float span = (float)(GV_CNN_SPAN * GV_CNN_DUMP / GV_CNN_PATCH);
+	int32_t hd[2] = {D, size};
+	fwrite("GRPATCH1", 1, 8, f);
+	fwrite(&hd[0], 4, 1, f);
+	fwrite(&span, 4, 1, f);
+	fwrite(board, 4, 3, f);
+	fwrite(&hd[1], 4, 1, f);
+	float *pf = malloc(sizeof *pf * (size_t)(D * D * 3));
+	unsigned char *pb = malloc((size_t)(D * D * 3));
+	if (!pf || !pb) {
+		free(pf);
+		free(pb);
+		fclose(f);
+		return -1;
+	}
+	for (int j = 0; j < size; j++)
+		for (int i = 0; i < size; i++) {
+			int k = j * size + i;
+			float c = d->conf[k] * 255.0f + 0.5f;
+			unsigned char rec[4] = {(unsigned char)truth->color[gr_pt(truth, i, j)], d->cells[k],
+			                        (unsigned char)(c < 0 ? 0 : c > 255 ? 255 : c), 0};
+			fwrite(rec, 1, 4, f);
+			gv_patch(img, d->H, i, j, D, span, pf);
+			for (int t = 0; t < D * D * 3; t++) {
+				float v = pf[t] + 0.5f;
+				pb[t] = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v);
+			}
+			fwrite(pb, 1, (size_t)(D * D * 3), f);
+		}
+	free(pf);
+	free(pb);
+	int bad = ferror(f);
+	if (fclose(f) || bad)
+		return -1;
+	snprintf(path, sizeof path, "%s/index.tsv", out);
+	f = fopen(path, "a");
+	if (!f)
+		return -1;
+	fprintf(f, "%05d.bin\t%s\t%s\t%s\n", *seq, source, photo, kind);
+	(*seq)++;
+	return fclose(f) ? -1 : 0;
+}
+
 int cmd_eval(int argc, char **argv)
 {
 	bool json = false;
-	int size = 19;
+	int size = 19, classifier = 0, seq = 0;
+	const char *weights = NULL, *dump = NULL;
 	list dirs = {0}, photos = {0};
 	int rc = EXIT_OK;
+	gv_cnn model = {0};
 	for (int i = 1; i < argc; i++) {
 		if (cli_is_help(argv[i])) {
 			fputs(eval_usage, stdout);
@@ -610,6 +689,20 @@ int cmd_eval(int argc, char **argv)
 			return EXIT_OK;
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
+		} else if (!strcmp(argv[i], "--classifier") && i + 1 < argc) {
+			i++;
+			classifier = !strcmp(argv[i], "rules") ? GV_CLASSIFIER_RULES
+			             : !strcmp(argv[i], "cnn") ? GV_CLASSIFIER_CNN
+			             : !strcmp(argv[i], "both") ? GV_CLASSIFIER_BOTH : -1;
+			if (classifier < 0) {
+				fprintf(stderr, "goref eval: --classifier must be rules, cnn or both\n");
+				free(dirs.v);
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(argv[i], "--cnn-weights") && i + 1 < argc) {
+			weights = argv[++i];
+		} else if (!strcmp(argv[i], "--dump-patches") && i + 1 < argc) {
+			dump = argv[++i];
 		} else if (!strcmp(argv[i], "--size")) {
 			if (!cli_parse_int("--size", i + 1 < argc ? argv[++i] : NULL, 9, 19, &size) ||
 			    (size != 9 && size != 13 && size != 19)) {
@@ -640,6 +733,20 @@ int cmd_eval(int argc, char **argv)
 		fprintf(stderr, "goref eval: no DIR given\n\n%s", eval_usage);
 		free(dirs.v);
 		return EXIT_USAGE;
+	}
+	if (weights) {
+		char werr[300];
+		if (gv_cnn_load(&model, weights, werr, sizeof werr)) {
+			fprintf(stderr, "goref eval: %s\n", werr);
+			free(dirs.v);
+			return EXIT_INPUT;
+		}
+	}
+	if (dump && mkdir(dump, 0777) != 0) {
+		fprintf(stderr, "goref eval: cannot make the folder %s (it must not exist)\n", dump);
+		free(dirs.v);
+		gv_cnn_free(&model);
+		return EXIT_INPUT;
 	}
 	/* the photos of each DIR in name order, each with its source */
 	list srcs = {0};
@@ -700,7 +807,7 @@ int cmd_eval(int argc, char **argv)
 		}
 		double scale = fw > img.width ? (double)img.width / fw : 1;
 		gv_detection d;
-		gv_detect_opts o = {.size = size};
+		gv_detect_opts o = {.size = size, .classifier = classifier, .cnn = weights ? &model : NULL};
 		cli_locate_trace(&o);
 		double t0 = cli_cpu_ms();
 		int drc = gv_detect(&d, &img, &o, err, sizeof err);
@@ -719,15 +826,28 @@ int cmd_eval(int argc, char **argv)
 		}
 		gv_detection dc;
 		if (crc == 1) {
-			gv_detect_opts oc = {.size = size, .corners = clicks};
+			gv_detect_opts oc = {.size = size, .corners = clicks, .classifier = classifier,
+			                     .cnn = weights ? &model : NULL};
 			if (gv_detect(&dc, &img, &oc, err, sizeof err) == 0) {
 				cs = score(&truth, &dc, size);
 				cok = cs.right;
 				cunk = cs.unknown;
+				if (dump && dump_patches(dump, &seq, srcs.v[k], photos.v[k], "clicked", &img, &dc, &truth, size)) {
+					fprintf(stderr, "goref eval: cannot write the patches to %s\n", dump);
+					gv_image_free(&img);
+					rc = EXIT_INPUT;
+					break;
+				}
 			} else {
 				fprintf(stderr, "goref eval: %s: the clicked corners: %s\n", photos.v[k], err);
 				cok = 0;
 			}
+		}
+		if (dump && !drc && dump_patches(dump, &seq, srcs.v[k], photos.v[k], "locator", &img, &d, &truth, size)) {
+			fprintf(stderr, "goref eval: cannot write the patches to %s\n", dump);
+			gv_image_free(&img);
+			rc = EXIT_INPUT;
+			break;
 		}
 		gv_image_free(&img);
 		if (drc && drc != GV_ENOTFOUND) {
@@ -860,6 +980,7 @@ done:
 	free(srcs.v);
 	free(sources);
 	cJSON_Delete(cf.root);
+	gv_cnn_free(&model);
 	return rc;
 }
 
