@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Photos the recognizer was not tuned on, made from those it was (issue 11):
+copies of the labelled photos of ../shared/datasets (imago and gomrade; not
+gobanwatcher, whose clicked corners would not follow) turned, mirrored,
+shrunk, dimmed or lit in colour, each with its label turned the same way,
+for `goref eval OUTDIR/KIND`. A robustness check, not a held-out source:
+the scenes are the same. Needs djpeg, cjpeg and jpegtran (libjpeg-turbo-progs).
+
+    samples/transform_photos.py [--data DIR] OUTDIR KIND...
+
+KIND: rot90 (a quarter turn clockwise, lossless), fliph (mirrored), half
+(1/2 by the decoder), dim (x0.35), pink (R 1, G 0.62, B 0.85), dark (gamma
+1.6 and R 0.5, G 0.45, B 0.4: a dim, bluish room).
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+CASTS = {  # gains per channel, gamma
+    "dim": ((0.35, 0.35, 0.35), 1.0),
+    "pink": ((1.0, 0.62, 0.85), 1.0),
+    "dark": ((0.5, 0.45, 0.4), 1.6),
+}
+KINDS = ["rot90", "fliph", "half"] + list(CASTS)
+
+
+def read_label(path):
+    rows = [line.split() for line in open(path) if line.strip()]
+    if not rows or any(len(r) != len(rows) for r in rows):
+        raise ValueError(f"{path}: not N lines of N fields")
+    return rows
+
+
+def read_ppm(data):
+    fields, i = [], 0
+    while len(fields) < 4:
+        while data[i:i + 1].isspace():
+            i += 1
+        if data[i:i + 1] == b"#":
+            while data[i:i + 1] != b"\n":
+                i += 1
+            continue
+        j = i
+        while not data[j:j + 1].isspace():
+            j += 1
+        fields.append(data[i:j])
+        i = j
+    return int(fields[1]), int(fields[2]), data[i + 1:]
+
+
+def cast(px, gains, gamma):
+    out = bytearray(px)
+    for c in range(3):
+        lut = bytes(min(255, max(0, round(255 * (v / 255) ** gamma * gains[c]))) for v in range(256))
+        out[c::3] = bytes(px[c::3]).translate(lut)
+    return bytes(out)
+
+
+def make(kind, src, dst):
+    """Writes the transformed photo; returns how the label turns."""
+    if kind == "rot90":
+        subprocess.run(["jpegtran", "-rotate", "90", "-outfile", dst, src], check=True)
+        return lambda r: [[r[len(r) - 1 - c][i] for c in range(len(r))] for i in range(len(r))]
+    if kind == "fliph":
+        subprocess.run(["jpegtran", "-flip", "horizontal", "-outfile", dst, src], check=True)
+        return lambda r: [list(reversed(row)) for row in r]
+    if kind == "half":
+        pnm = subprocess.run(["djpeg", "-scale", "1/2", "-pnm", src], capture_output=True, check=True).stdout
+    else:
+        w, h, px = read_ppm(subprocess.run(["djpeg", "-pnm", src], capture_output=True, check=True).stdout)
+        pnm = b"P6\n%d %d\n255\n" % (w, h) + cast(px, *CASTS[kind])
+    subprocess.run(["cjpeg", "-quality", "90", "-outfile", dst], input=pnm, check=True)
+    return lambda r: r
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", default=os.path.join(here, "..", "..", "shared", "datasets"))
+    ap.add_argument("outdir")
+    ap.add_argument("kinds", nargs="+", choices=KINDS)
+    a = ap.parse_args()
+    if not os.path.isdir(a.data):
+        print(f"{a.data}: no datasets here", file=sys.stderr)
+        sys.exit(77)
+    photos = []
+    for root, _, files in os.walk(a.data):
+        rel = os.path.relpath(root, a.data)
+        if not (rel.startswith("imago") or rel.startswith("gomrade")):
+            continue
+        for f in files:
+            if f.lower().endswith(".jpg") and os.path.exists(os.path.join(root, f[:-4] + ".txt")):
+                photos.append(os.path.join(root, f))
+    photos.sort()
+    for kind in a.kinds:
+        for p in photos:
+            rel = os.path.relpath(p, a.data)
+            dst = os.path.join(a.outdir, kind, rel)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            turn = make(kind, p, dst)
+            rows = turn(read_label(p[:-4] + ".txt"))
+            with open(dst[:-4] + ".txt", "w") as out:
+                out.write("\n".join(" ".join(r) for r in rows) + "\n")
+        print(f"{kind}: {len(photos)} photos in {os.path.join(a.outdir, kind)}")
+
+
+if __name__ == "__main__":
+    main()
