@@ -314,7 +314,8 @@
  * real 9x9 video at 320x240 shifted by up to 5 px a frame,
  * samples/eval_lowres.sh), enough for 1.5 to refuse the better grid, yet
  * its squares' middles slide onto the lines and read as hidden, so the
- * reading is lost. 1.2 and 1.3 gave the same figures there; held out
+ * reading is lost. 1.2 and 1.3 gave the same figures there (seed 1; with
+ * the shifts of seed 2 at 15 px, 1.2 one position more); held out
  * (rendered 9x9 on paper at 320x240 with drift 12, seeds 71-74, and
  * 13x13 at 640x480 with drift 10, seeds 81-82, drawn after the choice)
  * the same moves and rulings as 1.5. Override with -DGV_ALIGN_BETTER=X. */
