@@ -888,11 +888,14 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 				 * that fits puts the lines where they show */
 				double align2 = alignment(p, cells2, feat2);
 				bool fits = align2 > 0 && align2 > GV_ALIGN_BETTER * (align > 0 ? align : 0);
+				/* a small move seen once: its lines need only be clearly
+				 * over a still board's search-to-search spread */
+				bool fits_small = align2 > 0 && align2 > GV_ALIGN_SMALL_BETTER * (align > 0 ? align : 0);
 				/* a far move seen once is taken only when its lines are
 				 * back as they were after the last search (a wobbling
 				 * camera moves on before a second search could agree) */
 				bool ok = far_once     ? fits && align2 >= GV_ALIGN_DROP * p->align_ref && now <= was
-				          : drift_once ? fits && now <= was
+				          : drift_once ? fits_small && now <= was
 				                       : now < was || (now == was && (drift || d >= 0.5 * p->cell_px || fits));
 				if (p->debug)
 					tr(p, "t %.2f candidate: %s, stones read otherwise %d (grid in use %d), lines %.3f (in use %.3f): %s", t,
