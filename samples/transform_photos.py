@@ -17,6 +17,8 @@ import os
 import subprocess
 import sys
 
+from shift_frames import read_ppm  # beside this script
+
 CASTS = {  # gains per channel, gamma
     "dim": ((0.35, 0.35, 0.35), 1.0),
     "pink": ((1.0, 0.62, 0.85), 1.0),
@@ -30,23 +32,6 @@ def read_label(path):
     if not rows or any(len(r) != len(rows) for r in rows):
         raise ValueError(f"{path}: not N lines of N fields")
     return rows
-
-
-def read_ppm(data):
-    fields, i = [], 0
-    while len(fields) < 4:
-        while data[i:i + 1].isspace():
-            i += 1
-        if data[i:i + 1] == b"#":
-            while data[i:i + 1] != b"\n":
-                i += 1
-            continue
-        j = i
-        while not data[j:j + 1].isspace():
-            j += 1
-        fields.append(data[i:j])
-        i = j
-    return int(fields[1]), int(fields[2]), data[i + 1:]
 
 
 def cast(px, gains, gamma):

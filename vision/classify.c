@@ -87,31 +87,6 @@ typedef struct sampler {
 	const double *H;
 } sampler;
 
-/* Bilinear RGB at image point (x, y), clamped to the image. */
-static void px_rgb(const gv_image *im, double x, double y, float out[3])
-{
-	double mx = im->width - 1.001, my = im->height - 1.001;
-	if (x < 0)
-		x = 0;
-	if (y < 0)
-		y = 0;
-	if (x > mx)
-		x = mx;
-	if (y > my)
-		y = my;
-	int ix = (int)x, iy = (int)y;
-	float fx = (float)(x - ix), fy = (float)(y - iy);
-	const unsigned char *p = gv_px(im, ix, iy);
-	const unsigned char *q = p + im->stride;
-	int c = im->channels;
-	for (int k = 0; k < 3; k++) {
-		int kk = c == 3 ? k : 0;
-		float top = p[kk] + fx * (float)(p[c + kk] - p[kk]);
-		float bot = q[kk] + fx * (float)(q[c + kk] - q[kk]);
-		out[k] = top + fy * (bot - top);
-	}
-}
-
 /* RGB at board point (u, v). */
 static void bd_rgb(const sampler *s, double u, double v, float out[3])
 {
@@ -120,7 +95,7 @@ static void bd_rgb(const sampler *s, double u, double v, float out[3])
 		out[0] = out[1] = out[2] = 0;
 		return;
 	}
-	px_rgb(s->im, x, y, out);
+	gv_px_rgb(s->im, x, y, out);
 }
 
 static float lum(const float c[3])

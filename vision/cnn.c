@@ -13,25 +13,6 @@
 
 /* ---- the patch ---- */
 
-/* Bilinear RGB at image point (x, y), clamped to the image. */
-static void px_rgb(const gv_image *im, double x, double y, float out[3])
-{
-	double mx = im->width - 1.001, my = im->height - 1.001;
-	x = x < 0 ? 0 : x > mx ? mx : x;
-	y = y < 0 ? 0 : y > my ? my : y;
-	int ix = (int)x, iy = (int)y;
-	float fx = (float)(x - ix), fy = (float)(y - iy);
-	const unsigned char *p = gv_px(im, ix, iy);
-	const unsigned char *q = p + im->stride;
-	int c = im->channels;
-	for (int k = 0; k < 3; k++) {
-		int kk = c == 3 ? k : 0;
-		float top = p[kk] + fx * (float)(p[c + kk] - p[kk]);
-		float bot = q[kk] + fx * (float)(q[c + kk] - q[kk]);
-		out[k] = top + fy * (bot - top);
-	}
-}
-
 void gv_patch(const gv_image *rgb, const double H[9], double u, double v, int n, double span, float *out)
 {
 	double d = span / n;
@@ -56,7 +37,7 @@ void gv_patch(const gv_image *rgb, const double H[9], double u, double v, int n,
 					double px = 0, py = 0;
 					float c[3] = {0, 0, 0};
 					if (gv_h_apply(H, su, sv, &px, &py))
-						px_rgb(rgb, px, py, c);
+						gv_px_rgb(rgb, px, py, c);
 					for (int k = 0; k < 3; k++)
 						acc[k] += c[k];
 				}
@@ -102,7 +83,7 @@ int gv_board_colour(const gv_image *rgb, const double H[9], int size, float colo
 					double x = 0, y = 0;
 					float c[3] = {0, 0, 0};
 					if (gv_h_apply(H, i + 0.5 + 0.14 * a, j + 0.5 + 0.14 * b, &x, &y))
-						px_rgb(rgb, x, y, c);
+						gv_px_rgb(rgb, x, y, c);
 					for (int k = 0; k < 3; k++)
 						acc[k] += c[k] / 9.0f;
 				}

@@ -76,4 +76,24 @@ static inline unsigned char *gv_px(const gv_image *img, int x, int y)
 	return img->data + (size_t)y * img->stride + (size_t)x * (size_t)img->channels;
 }
 
+/* Bilinear R, G, B at image point (x, y), clamped to the image (a grey
+ * image gives its grey three times): the classifiers' sampling. */
+static inline void gv_px_rgb(const gv_image *im, double x, double y, float out[3])
+{
+	double mx = im->width - 1.001, my = im->height - 1.001;
+	x = x < 0 ? 0 : x > mx ? mx : x;
+	y = y < 0 ? 0 : y > my ? my : y;
+	int ix = (int)x, iy = (int)y;
+	float fx = (float)(x - ix), fy = (float)(y - iy);
+	const unsigned char *p = gv_px(im, ix, iy);
+	const unsigned char *q = p + im->stride;
+	int c = im->channels;
+	for (int k = 0; k < 3; k++) {
+		int kk = c == 3 ? k : 0;
+		float top = p[kk] + fx * (float)(p[c + kk] - p[kk]);
+		float bot = q[kk] + fx * (float)(q[c + kk] - q[kk]);
+		out[k] = top + fy * (bot - top);
+	}
+}
+
 #endif
