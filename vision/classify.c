@@ -188,8 +188,7 @@ static double quad_at(const double c[6], double u, double v)
 	return c[0] + c[1] * u + c[2] * v + c[3] * u * u + c[4] * u * v + c[5] * v * v;
 }
 
-/* Checks the arguments; 0 or GV_EINVAL. */
-static int check_args(const gv_image *rgb, const double H[9], int size)
+int gv_classify_check(const gv_image *rgb, const double H[9], int size)
 {
 	if (!rgb || !rgb->data || !H || size < 2 || size > 19 || rgb->width < 2 || rgb->height < 2 ||
 	    (rgb->channels != 3 && rgb->channels != 1))
@@ -202,6 +201,20 @@ static int check_args(const gv_image *rgb, const double H[9], int size)
 				return GV_EINVAL;
 		}
 	return 0;
+}
+
+void gv_classify_doubt(float *conf, int n)
+{
+	/* a photo where many points are in doubt is one the model does not
+	 * fit (stones packed so that the wood hardly shows, a light that
+	 * makes stones and wood alike): nothing in it is sure */
+	int doubt = 0;
+	for (int k = 0; k < n; k++)
+		doubt += conf[k] < 0.5f;
+	if (doubt > GV_DOUBT_SHARE * n)
+		for (int k = 0; k < n; k++)
+			if (conf[k] > GV_DOUBT_CAP)
+				conf[k] = GV_DOUBT_CAP;
 }
 
 /* The board's brightness and yellowness, everywhere: a robust quadratic fit
@@ -431,7 +444,7 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 int gv_classify_features_update(const gv_image *rgb, const double H[9], int size, gv_point_features *feat,
                                 const bool *redo)
 {
-	int rc = check_args(rgb, H, size);
+	int rc = gv_classify_check(rgb, H, size);
 	if (rc)
 		return rc;
 	if (!feat)
@@ -774,18 +787,8 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 			}
 			conf[k] = c > 1 ? 1 : c < 0 ? 0 : c;
 		}
-	/* a photo where many points are in doubt is one the model does not
-	 * fit (stones packed so that the wood hardly shows, a light that
-	 * makes stones and wood alike): nothing in it is sure */
-	if (conf) {
-		int doubt = 0;
-		for (int k = 0; k < n; k++)
-			doubt += conf[k] < 0.5f;
-		if (doubt > GV_DOUBT_SHARE * n)
-			for (int k = 0; k < n; k++)
-				if (conf[k] > GV_DOUBT_CAP)
-					conf[k] = GV_DOUBT_CAP;
-	}
+	if (conf)
+		gv_classify_doubt(conf, n);
 	free(tmp);
 	free(order);
 	return 0;

@@ -21,6 +21,14 @@
  * GV_ENOMEM. */
 int gv_classify(const gv_image *rgb, const double H[9], int size, unsigned char *cells, float *conf);
 
+/* The arguments every classifier takes (classify.c, cnn.c): a 1- or
+ * 3-channel image, size 2..19, and H sending every intersection into the
+ * image (within half a pixel). 0 or GV_EINVAL. */
+int gv_classify_check(const gv_image *rgb, const double H[9], int size);
+/* A photo with more than GV_DOUBT_SHARE of its n points under 0.5 has no
+ * sure point: every confidence is capped at GV_DOUBT_CAP (tuning.h). */
+void gv_classify_doubt(float *conf, int n);
+
 /* What gv_classify measures at one intersection, all relative to the board
  * around it (for diagnostics and tests). */
 typedef struct gv_point_features {

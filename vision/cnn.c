@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "classify.h"
 #include "geom.h"
 #include "tuning.h"
 
@@ -52,24 +53,9 @@ static int cmp_float(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int grid_ok(const gv_image *rgb, const double H[9], int size)
-{
-	if (!rgb || !rgb->data || !H || size < 2 || size > 19 || rgb->width < 2 || rgb->height < 2 ||
-	    (rgb->channels != 3 && rgb->channels != 1))
-		return 0;
-	for (int j = 0; j < size; j++)
-		for (int i = 0; i < size; i++) {
-			double x = 0, y = 0;
-			if (!gv_h_apply(H, i, j, &x, &y) ||
-			    !(x >= -0.5 && y >= -0.5 && x <= rgb->width - 0.5 && y <= rgb->height - 0.5))
-				return 0;
-		}
-	return 1;
-}
-
 int gv_board_colour(const gv_image *rgb, const double H[9], int size, float colour[3])
 {
-	if (!grid_ok(rgb, H, size) || !colour)
+	if (gv_classify_check(rgb, H, size) || !colour)
 		return GV_EINVAL;
 	int nc = (size - 1) * (size - 1);
 	float *v = malloc(sizeof *v * (size_t)nc * 3);
@@ -198,7 +184,7 @@ void gv_cnn_forward(const gv_cnn *m, const float *patch, float probs[3], float *
 int gv_cnn_classify(const gv_cnn *m, const gv_image *rgb, const double H[9], int size, unsigned char *cells,
                     float *conf, float *probs)
 {
-	if (!m || !cells || !grid_ok(rgb, H, size) || m->patch < 2 || m->ndense < 1 ||
+	if (!m || !cells || gv_classify_check(rgb, H, size) || m->patch < 2 || m->ndense < 1 ||
 	    m->dense[m->ndense - 1].nout != 3)
 		return GV_EINVAL;
 	float board[3];
@@ -212,7 +198,6 @@ int gv_cnn_classify(const gv_cnn *m, const gv_image *rgb, const double H[9], int
 	float *scratch = buf + np, inv[3];
 	for (int c = 0; c < 3; c++)
 		inv[c] = 1.0f / (board[c] > 1 ? board[c] : 1);
-	int doubt = 0;
 	for (int j = 0; j < size; j++)
 		for (int i = 0; i < size; i++) {
 			int k = j * size + i;
@@ -228,13 +213,10 @@ int gv_cnn_classify(const gv_cnn *m, const gv_image *rgb, const double H[9], int
 				conf[k] = p[best];
 			if (probs)
 				memcpy(probs + 3 * k, p, sizeof p);
-			doubt += p[best] < 0.5f;
 		}
 	/* as gv_classify: a photo with many points in doubt has no sure point */
-	if (conf && doubt > GV_DOUBT_SHARE * size * size)
-		for (int k = 0; k < size * size; k++)
-			if (conf[k] > GV_DOUBT_CAP)
-				conf[k] = GV_DOUBT_CAP;
+	if (conf)
+		gv_classify_doubt(conf, size * size);
 	free(buf);
 	return GV_OK;
 }
