@@ -27,7 +27,9 @@ extern "C" {
 int gv_cv_threads(int n, char *err, size_t cap);
 
 /* Resizes src (1 or 3 channels) to width x height (area averaging when
- * shrinking, bilinear when enlarging). */
+ * shrinking, bilinear when enlarging). No vision code shrinks through it
+ * any more (gv_shrink_area, image.h, gives the same pixels without
+ * OpenCV): test_vision_imgio keeps it as that function's reference. */
 int gv_cv_resize(const gv_image *src, gv_image *out, int width, int height, char *err, size_t cap);
 
 /* RGB to grey (1 channel). A grey src is copied. */

@@ -137,6 +137,42 @@ static int area_tab(int ssize, int dsize, double scale, area_tap *tab)
 	return k;
 }
 
+/* A grey row's horizontal sums: each output pixel's T taps from its first
+ * source pixel on (inline with a constant T, the loop unrolled). */
+static inline void taps_row(const unsigned char *S, const int *first, const float *wt, int dw, int T, float *buf)
+{
+	for (int d = 0; d < dw; d++) {
+		const unsigned char *p = S + first[d];
+		const float *w = wt + (size_t)d * (size_t)T;
+		float acc = 0;
+		for (int t = 0; t < T; t++)
+			acc += p[t] * w[t];
+		buf[d] = acc;
+	}
+}
+
+/* A whole ratio: plain sums of kx x ky pixels, rounded as OpenCV's fast
+ * path rounds them (2 x 2: add 2 and shift; else times the reciprocal in
+ * float, to the nearest even). */
+static void shrink_whole(const gv_image *src, gv_image *out, int kx, int ky)
+{
+	int cn = src->channels;
+	float rec = 1.f / (float)(kx * ky);
+	for (int y = 0; y < out->height; y++) {
+		unsigned char *D = out->data + (size_t)y * out->stride;
+		for (int x = 0; x < out->width; x++)
+			for (int c = 0; c < cn; c++) {
+				int sum = 0;
+				for (int v = 0; v < ky; v++) {
+					const unsigned char *S = src->data + (size_t)(y * ky + v) * src->stride;
+					for (int u = 0; u < kx; u++)
+						sum += S[(x * kx + u) * cn + c];
+				}
+				D[x * cn + c] = (unsigned char)(kx == 2 && ky == 2 ? (sum + 2) >> 2 : (int)lrintf((float)sum * rec));
+			}
+	}
+}
+
 int gv_shrink_area(const gv_image *src, gv_image *out, int dw, int dh)
 {
 	if (!out)
@@ -151,49 +187,23 @@ int gv_shrink_area(const gv_image *src, gv_image *out, int dw, int dh)
 		return rc;
 	/* the scales as cv::resize computes them (the inverse of the inverse) */
 	double sx = 1. / ((double)dw / sw), sy = 1. / ((double)dh / sh);
+	int kx = (int)lround(sx), ky = (int)lround(sy);
+	if (fabs(sx - kx) < DBL_EPSILON && fabs(sy - ky) < DBL_EPSILON) {
+		shrink_whole(src, out, kx, ky);
+		return GV_OK;
+	}
 	area_tap *xt = malloc(sizeof *xt * 2 * (size_t)sw), *yt = malloc(sizeof *yt * 2 * (size_t)sh);
 	float *buf = malloc(sizeof(float) * (size_t)dw * (size_t)cn);
 	float *sum = malloc(sizeof(float) * (size_t)dw * (size_t)cn);
-	if (!xt || !yt || !buf || !sum) {
-		free(xt);
-		free(yt);
-		free(buf);
-		free(sum);
-		gv_image_free(out);
-		return GV_ENOMEM;
-	}
-	int kx = (int)lround(sx), ky = (int)lround(sy);
-	if (fabs(sx - kx) < DBL_EPSILON && fabs(sy - ky) < DBL_EPSILON) {
-		/* a whole ratio: plain sums of kx x ky pixels, rounded as OpenCV's
-		 * fast path rounds them (2 x 2: add 2 and shift; else times the
-		 * reciprocal in float, to the nearest even) */
-		float rec = 1.f / (float)(kx * ky);
-		for (int y = 0; y < dh; y++) {
-			unsigned char *D = out->data + (size_t)y * out->stride;
-			for (int x = 0; x < dw; x++)
-				for (int c = 0; c < cn; c++) {
-					int sum = 0;
-					for (int v = 0; v < ky; v++) {
-						const unsigned char *S = src->data + (size_t)(y * ky + v) * src->stride;
-						for (int u = 0; u < kx; u++)
-							sum += S[(x * kx + u) * cn + c];
-					}
-					D[x * cn + c] =
-					    (unsigned char)(kx == 2 && ky == 2 ? (sum + 2) >> 2 : (int)lrintf((float)sum * rec));
-				}
-		}
-		free(xt);
-		free(yt);
-		free(buf);
-		free(sum);
-		return GV_OK;
-	}
+	int T = 0, *first = NULL;
+	float *wt = NULL;
+	rc = GV_ENOMEM;
+	if (!xt || !yt || !buf || !sum)
+		goto done;
 	int nx = area_tab(sw, dw, sx, xt), ny = area_tab(sh, dh, sy, yt);
 	/* grey: each output pixel's taps (contiguous source pixels) as a fixed
 	 * number T of them, the missing ones with weight 0, which adds nothing
 	 * to a float sum: the same sums in the same order, without a branch */
-	int T = 0, *first = NULL;
-	float *wt = NULL;
 	if (cn == 1) {
 		for (int k = 0, c = 0; k < nx; k++) {
 			c = k > 0 && xt[k].di == xt[k - 1].di ? c + 1 : 1;
@@ -202,16 +212,8 @@ int gv_shrink_area(const gv_image *src, gv_image *out, int dw, int dh)
 		}
 		first = malloc(sizeof(int) * (size_t)dw);
 		wt = calloc((size_t)dw * (size_t)T, sizeof(float));
-		if (!first || !wt) {
-			free(first);
-			free(wt);
-			free(xt);
-			free(yt);
-			free(buf);
-			free(sum);
-			gv_image_free(out);
-			return GV_ENOMEM;
-		}
+		if (!first || !wt)
+			goto done;
 		for (int k = 0; k < nx; k++) {
 			int d = xt[k].di;
 			if (k == 0 || xt[k - 1].di != d)
@@ -238,53 +240,26 @@ int gv_shrink_area(const gv_image *src, gv_image *out, int dw, int dh)
 		float beta = yt[j].alpha;
 		int dy = yt[j].di;
 		const unsigned char *S = src->data + (size_t)yt[j].si * src->stride;
-		if (yt[j].si == have)
-			goto sums; /* a row shared by two output rows: summed once */
-		have = yt[j].si;
-		if (cn != 1)
-			for (int i = 0; i < n; i++)
-				buf[i] = 0;
-		if (cn == 1) {
-			if (T == 3) /* ratios from 1 to 2 (1280 to 800): unrolled */
-				for (int d = 0; d < dw; d++) {
-					const unsigned char *p = S + first[d];
-					const float *w = wt + 3 * (size_t)d;
-					float acc = 0;
-					acc += p[0] * w[0];
-					acc += p[1] * w[1];
-					acc += p[2] * w[2];
-					buf[d] = acc;
+		if (yt[j].si != have) { /* a row shared by two output rows: summed once */
+			have = yt[j].si;
+			if (cn == 1 && T == 3) /* ratios from 1 to 2 (1280 to 800) */
+				taps_row(S, first, wt, dw, 3, buf);
+			else if (cn == 1 && T == 4) /* from 2 to 3 (2048 to 800) */
+				taps_row(S, first, wt, dw, 4, buf);
+			else if (cn == 1)
+				taps_row(S, first, wt, dw, T, buf);
+			else {
+				for (int i = 0; i < n; i++)
+					buf[i] = 0;
+				for (int k = 0; k < nx; k++) {
+					int d = xt[k].di * 3, s = xt[k].si * 3;
+					float a = xt[k].alpha;
+					buf[d] += S[s] * a;
+					buf[d + 1] += S[s + 1] * a;
+					buf[d + 2] += S[s + 2] * a;
 				}
-			else if (T == 4) /* from 2 to 3 (2048 to 800) */
-				for (int d = 0; d < dw; d++) {
-					const unsigned char *p = S + first[d];
-					const float *w = wt + 4 * (size_t)d;
-					float acc = 0;
-					acc += p[0] * w[0];
-					acc += p[1] * w[1];
-					acc += p[2] * w[2];
-					acc += p[3] * w[3];
-					buf[d] = acc;
-				}
-			else
-				for (int d = 0; d < dw; d++) {
-					const unsigned char *p = S + first[d];
-					const float *w = wt + (size_t)d * (size_t)T;
-					float acc = 0;
-					for (int t = 0; t < T; t++)
-						acc += p[t] * w[t];
-					buf[d] = acc;
-				}
-		} else {
-			for (int k = 0; k < nx; k++) {
-				int d = xt[k].di * 3, s = xt[k].si * 3;
-				float a = xt[k].alpha;
-				buf[d] += S[s] * a;
-				buf[d + 1] += S[s + 1] * a;
-				buf[d + 2] += S[s + 2] * a;
 			}
 		}
-	sums:
 		if (dy != prev) {
 			unsigned char *D = out->data + (size_t)prev * out->stride;
 			for (int i = 0; i < n; i++) {
@@ -303,11 +278,15 @@ int gv_shrink_area(const gv_image *src, gv_image *out, int dw, int dh)
 		long v = lrintf(sum[i]);
 		D[i] = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v);
 	}
+	rc = GV_OK;
+done:
 	free(first);
 	free(wt);
 	free(xt);
 	free(yt);
 	free(buf);
 	free(sum);
-	return GV_OK;
+	if (rc)
+		gv_image_free(out);
+	return rc;
 }
