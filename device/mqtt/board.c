@@ -420,16 +420,6 @@ static void nap_ms(int ms)
 		nanosleep(&(struct timespec){ms / 1000, (long)(ms % 1000) * 1000000}, NULL);
 }
 
-static const char *broker_host(const gm_board *b)
-{
-	return b->o.conn.host ? b->o.conn.host : "127.0.0.1";
-}
-
-static int broker_port(const gm_board *b)
-{
-	return b->o.conn.port > 0 ? b->o.conn.port : (b->o.conn.cafile ? 8883 : 1883);
-}
-
 /* Opens the connection without waiting for it, except for the name lookup
  * (libmosquitto's getaddrinfo, blocking: up to the resolver's timeout, 5 s
  * or more, while the hall's DNS is down). The host name itself goes to
@@ -438,7 +428,7 @@ static int connect_call(gm_board *b, bool first)
 {
 	if (!first)
 		return mosquitto_reconnect_async(b->m);
-	return mosquitto_connect_async(b->m, broker_host(b), broker_port(b),
+	return mosquitto_connect_async(b->m, gm_conn_host(&b->o.conn), gm_conn_port(&b->o.conn),
 	                               b->o.conn.keepalive > 0 ? b->o.conn.keepalive : 10);
 }
 
@@ -496,8 +486,8 @@ static bool attempt_over(gm_board *b, bool wait)
 static bool opened(gm_board *b, bool first, int rc, double now)
 {
 	if (first && rc != MOSQ_ERR_SUCCESS)
-		gm_tracef(&b->o.conn, 1, "the broker %s:%d cannot be reached yet (%s): trying again", broker_host(b),
-		          broker_port(b), mosquitto_strerror(rc));
+		gm_tracef(&b->o.conn, 1, "the broker %s:%d cannot be reached yet (%s): trying again", gm_conn_host(&b->o.conn),
+		          gm_conn_port(&b->o.conn), mosquitto_strerror(rc));
 	b->ever_started = true;
 	if (rc != MOSQ_ERR_SUCCESS) {
 		b->retry_at = now + b->backoff;

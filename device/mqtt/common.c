@@ -133,10 +133,20 @@ struct mosquitto *gm_client_new(const char *id, bool clean, int protocol, const 
 	return m;
 }
 
+const char *gm_conn_host(const gm_conn_opts *o)
+{
+	return o->host && *o->host ? o->host : "127.0.0.1";
+}
+
+int gm_conn_port(const gm_conn_opts *o)
+{
+	return o->port > 0 ? o->port : (o->cafile && *o->cafile ? 8883 : 1883);
+}
+
 int gm_client_start(struct mosquitto *m, const gm_conn_opts *o, char *err, size_t cap)
 {
-	const char *host = o->host && *o->host ? o->host : "127.0.0.1";
-	int port = o->port > 0 ? o->port : (o->cafile && *o->cafile ? 8883 : 1883);
+	const char *host = gm_conn_host(o);
+	int port = gm_conn_port(o);
 	/* an unreachable broker is no failure: the network thread tries again */
 	int rc = mosquitto_connect_async(m, host, port, o->keepalive > 0 ? o->keepalive : 10);
 	if (rc != MOSQ_ERR_SUCCESS && rc != MOSQ_ERR_ERRNO && rc != MOSQ_ERR_NO_CONN && rc != MOSQ_ERR_CONN_REFUSED) {

@@ -27,6 +27,10 @@ struct mosquitto *gm_client_new(const char *id, bool clean, int protocol, const 
                                 char *err, size_t cap);
 /* Connects in the background and starts the network thread. */
 int gm_client_start(struct mosquitto *m, const gm_conn_opts *o, char *err, size_t cap);
+/* The broker's address as the options give it: the host (127.0.0.1 when
+ * none) and the port (1883, or 8883 with a CA file, when none). */
+const char *gm_conn_host(const gm_conn_opts *o);
+int gm_conn_port(const gm_conn_opts *o);
 /* The words of a CONNACK code. */
 const char *gm_connack_words(int protocol, int rc);
 
