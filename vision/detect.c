@@ -124,6 +124,13 @@ static int read_grid(const gv_image *img, const gv_grid *g, int size, bool prove
 			return GV_ENOTFOUND;
 		}
 	}
+	if (!rc && prove && !out->proof.ok && out->proof.goes_on) {
+		if (err && cap)
+			snprintf(err, cap,
+			         "no board found: the grid found stops a line short (beyond one of its outer lines the "
+			         "board's lines go on, on the wood)");
+		rc = GV_ENOTFOUND;
+	}
 	if (!rc && prove && !out->proof.ok) {
 		if (err && cap)
 			snprintf(err, cap,
@@ -209,8 +216,9 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		rc = gv_locate(img, &lo, &g, err, cap);
 		if (!rc) {
 			rc = read_grid(img, &g, size, true, opts, out, err, cap);
-			dtr(opts, "detect: the lines' grid read; proof spans %.2f lines %.2f beyond %.2f, outer lines %d judged %d missing, margins %.2f %.2f %.2f %.2f%s: %s",
-			    out->proof.span_share, out->proof.line_share, out->proof.beyond_share, out->proof.outer_judged,
+			dtr(opts, "detect: the lines' grid read; proof spans %.2f lines %.2f beyond %.2f (goes on %d), outer lines %d judged %d missing, margins %.2f %.2f %.2f %.2f%s: %s",
+			    out->proof.span_share, out->proof.line_share, out->proof.beyond_share, out->proof.goes_on,
+			    out->proof.outer_judged,
 			    out->proof.outer_missing, out->proof.margin[0], out->proof.margin[1], out->proof.margin[2],
 			    out->proof.margin[3], out->proof.by_outline ? " (the outline bounds it)" : "",
 			    rc ? "failed" : "proved");

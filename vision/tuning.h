@@ -44,6 +44,29 @@
  * 0.46 (a printed frame, stones' rims); a lattice inside a clear grid
  * scores near 1. Set after that look, midway: not held out. */
 #define GV_PROOF_MAX_BEYOND_SHARE 0.75
+/* A lattice one line short on one side (the other outer line off the board,
+ * where noise or cloth may pass for a line) finds the grid's real outer
+ * line one cell beyond: a line on more than GV_PROOF_MAX_BEYOND_SHARE of
+ * the spans there, on wood (both its sides, GV_PROOF_SIDE away, at least
+ * GV_PROOF_BEYOND_WOOD of the board's brightness just inside the outer
+ * line: the margin is there), as strong as a grid line (its median
+ * contrast at least GV_PROOF_BEYOND_LIKE of the outer line's). A board's
+ * margin shows no such line; one printed round the grid a cell out would
+ * show on both sides of a family, and does not fail the grid. Measured
+ * (every photo of ../shared/datasets and of samples/transform_photos.py's
+ * six kinds): where the line beyond shows on more than 0.75 of the spans
+ * of a right grid, its sides are at most 0.28 of the wood (imago/t1: the
+ * table past the board's edge; gobanwatcher/3: at most 0.28, its contrast
+ * 1.6-15 times the outer line's, the board's edge), and its contrast at
+ * most 0.47 of the outer line's (dark imago/t1_002, sides at 0.12: the
+ * contrast alone would not tell); on the one lattice a line short (dark
+ * gomrade/1/11) the sides are at 0.90 and 0.78 and the contrast 0.89 of
+ * the outer line's. Set by reasoning (the margin's wood is about as bright
+ * as the board's; a grid line is about as strong as the next), checked
+ * against those figures; the look took in every source, so none is held
+ * out for these two constants. */
+#define GV_PROOF_BEYOND_WOOD 0.6
+#define GV_PROOF_BEYOND_LIKE 0.5
 
 /* The second way to pass (gv_prove_by_outline), for a grid found inside
  * the board's outline where lines are few or faint (a dense endgame, a

@@ -77,6 +77,63 @@ static int span_lined(const gv_image *img, const double H[9], int i, int j, int 
 	return 2 * lined >= judged;
 }
 
+static int cmp_double(const void *a, const void *b);
+
+/* Whether the lattice goes on one cell beyond the outer line `outer` of
+ * family dir (0: rows, 1: columns) toward `step` (-1 or 1) as the board's
+ * own grid would: the line there shows on more than
+ * GV_PROOF_MAX_BEYOND_SHARE of its spans, on wood (both its sides at least
+ * GV_PROOF_BEYOND_WOOD of the board's brightness just inside the outer
+ * line), as strongly as a grid line (its median contrast at least
+ * GV_PROOF_BEYOND_LIKE of the outer line's, on the spans open there). A
+ * board's margin is plain wood or the board's edge; a lattice a line short
+ * of the grid finds the grid's real outer line there. */
+static bool lattice_goes_on(const gv_image *img, const double H[9], int size, const unsigned char *cells, int dir,
+                            int outer, int step)
+{
+	int judged = 0, lined = 0, n = 0;
+	double c_out[19], c_far[19], g_in[19], g_out[19];
+	for (int s = 0; s + 1 < size; s++) {
+		int i = dir ? outer : s, j = dir ? s : outer;
+		int fi = dir ? outer + step : s, fj = dir ? s : outer + step;
+		int di = dir ? 0 : 1, dj = dir ? 1 : 0;
+		int r = span_lined(img, H, fi, fj, di, dj, true);
+		if (r < 0)
+			continue;
+		judged++;
+		lined += r;
+		int i2 = i + di, j2 = j + dj;
+		if (cells[j * size + i] || cells[j2 * size + i2])
+			continue;
+		/* the middle of the span, across: the outer line, the line
+		 * beyond, its two sides, and the board just inside */
+		double mu = i + 0.5 * di, mv = j + 0.5 * dj, nu = dj * step, nv = di * step;
+		double co, cf, side;
+		if (!gv_line_contrast(img, H, mu, mv, nu, nv, GV_PROOF_SLACK, 1, GV_PROOF_SIDE, true, &co, &side) ||
+		    !gv_line_contrast(img, H, mu + nu, mv + nv, nu, nv, GV_PROOF_SLACK, 1, GV_PROOF_SIDE, true, &cf, &side))
+			continue;
+		double in = grey_board(img, H, mu - nu * GV_PROOF_SIDE, mv - nv * GV_PROOF_SIDE);
+		double a = grey_board(img, H, mu + nu * (1 - GV_PROOF_SIDE), mv + nv * (1 - GV_PROOF_SIDE));
+		double b = grey_board(img, H, mu + nu * (1 + GV_PROOF_SIDE), mv + nv * (1 + GV_PROOF_SIDE));
+		if (!(in > 0) || a < 0 || b < 0)
+			continue;
+		c_out[n] = co;
+		c_far[n] = cf;
+		g_in[n] = a / in;
+		g_out[n] = b / in;
+		n++;
+	}
+	if (judged < GV_PROOF_MIN_SPANS || n < GV_PROOF_MIN_SPANS || lined <= GV_PROOF_MAX_BEYOND_SHARE * judged)
+		return false;
+	qsort(c_out, (size_t)n, sizeof *c_out, cmp_double);
+	qsort(c_far, (size_t)n, sizeof *c_far, cmp_double);
+	qsort(g_in, (size_t)n, sizeof *g_in, cmp_double);
+	qsort(g_out, (size_t)n, sizeof *g_out, cmp_double);
+	double co = c_out[n / 2], cf = c_far[n / 2];
+	return co > 0 && cf >= GV_PROOF_BEYOND_LIKE * co && g_in[n / 2] >= GV_PROOF_BEYOND_WOOD &&
+	       g_out[n / 2] >= GV_PROOF_BEYOND_WOOD;
+}
+
 int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsigned char *cells, gv_proof *out)
 {
 	if (!rgb || !rgb->data || !H || !cells || !out || size < 2 || size > 19)
@@ -144,13 +201,20 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 			if (share > out->beyond_share)
 				out->beyond_share = share;
 		}
+		/* a lattice a line short on one side: the grid goes on there on
+		 * wood, not on the other side (a frame printed round the grid
+		 * a cell out would show on both) */
+		bool on0 = lattice_goes_on(rgb, H, size, cells, dir, 0, -1);
+		bool on1 = lattice_goes_on(rgb, H, size, cells, dir, size - 1, 1);
+		if (on0 != on1)
+			out->goes_on++;
 		out->spans += spans;
 		out->spans_lined += spans_lined;
 		out->lines += lines;
 		out->lines_shown += lines_shown;
 	}
 	out->ok = out->span_share >= GV_PROOF_MIN_SPAN_SHARE && out->line_share >= GV_PROOF_MIN_LINE_SHARE &&
-	          out->beyond_share <= GV_PROOF_MAX_BEYOND_SHARE && out->outer_missing == 0;
+	          out->beyond_share <= GV_PROOF_MAX_BEYOND_SHARE && out->outer_missing == 0 && !out->goes_on;
 	return GV_OK;
 }
 
@@ -237,7 +301,7 @@ int gv_prove_by_outline(const double H[9], int size, const double outline[8], co
 	free(off);
 	bool stones_ok = ns >= GV_PROOF_MIN_STONES && out->stone_off <= GV_PROOF_STONE_OFF;
 	out->by_stones = margins_ok && stones_ok && out->span_share >= GV_PROOF_STONE_SPAN_SHARE &&
-	                 out->beyond_share <= GV_PROOF_MAX_BEYOND_SHARE;
+	                 out->beyond_share <= GV_PROOF_MAX_BEYOND_SHARE && !out->goes_on;
 	if (out->by_stones)
 		out->ok = 1;
 	return GV_OK;

@@ -26,6 +26,9 @@ typedef struct gv_proof {
 	double line_share;/* lines_shown / lines, the lower of the two families */
 	double beyond_share; /* the most lined share of spans one cell beyond an
 	                        outer line, of the four sides */
+	int goes_on;         /* families of lines (of 2) whose lattice goes on,
+	                        on wood, a cell beyond one of its outer lines:
+	                        a lattice a line short of the grid */
 	int outer_missing;   /* outer lines judged that do not show */
 	int outer_judged;    /* outer lines judged (of 4): the others are under
 	                        stones or off the photo */
