@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cvwrap.h"
+#include "undistort.h"
 #include "detect.h"
 #include "geom.h"
 #include "image.h"
@@ -338,7 +339,7 @@ static void test_lens_distortion_undone(void **st)
 	draw_lens(&img, &sc, 800, 600, q, &L);
 	double K[9] = {L.f, 0, L.cx, 0, L.f, L.cy, 0, 0, 1}, dist[5] = {L.k1, L.k2, 0, 0, 0};
 	char err[256] = "";
-	assert_int_equal(gv_cv_undistort(&img, K, dist, 5, &und, err, sizeof err), 0);
+	assert_int_equal(gv_undistort(&img, K, dist, 5, &und, err, sizeof err), 0);
 	if (getenv("GOREF_TEST_DUMP")) {
 		char path[256];
 		snprintf(path, sizeof path, "%s/lens.png", getenv("GOREF_TEST_DUMP"));
@@ -354,6 +355,61 @@ static void test_lens_distortion_undone(void **st)
 	assert_true(worst < 2.0);
 	gv_image_free(&img);
 	gv_image_free(&und);
+}
+
+/* The undistortion map (undistort.c, computed in C since vision/ left
+ * calib3d): a point goes where the model sends it (a point worked by hand
+ * with every coefficient of the 5, and the inverse of the test's own
+ * radial lens); no distortion is the identity to the grey level; the
+ * coefficients OpenCV has and the map does not (14: a tilted sensor), a
+ * camera matrix with fx 0 and a coefficient not a number are refused with a
+ * message. */
+static void test_undistortion_map(void **st)
+{
+	(void)st;
+	/* u = 1000 on the axis: x = 1, y = 0, r2 = 1: xd = 1 + k1 + k2 + k3 + 3 p2, yd = p1 */
+	double K[9] = {1000, 0, 0, 0, 1000, 0, 0, 0, 1};
+	double d5[5] = {0.1, 0.02, 0.003, 0.004, 0.005}, x, y;
+	gv_distort_point(K, d5, 5, 1000, 0, &x, &y);
+	assert_true(fabs(x - 1000 * (1 + 0.1 + 0.02 + 0.005 + 3 * 0.004)) < 1e-9);
+	assert_true(fabs(y - 1000 * 0.003) < 1e-9);
+	/* 4 coefficients: k3 is 0 */
+	gv_distort_point(K, d5, 4, 1000, 0, &x, &y);
+	assert_true(fabs(x - 1000 * (1 + 0.1 + 0.02 + 3 * 0.004)) < 1e-9);
+	/* the radial lens of these tests, undone by its own inverse */
+	lens L = {.f = 700, .cx = 400, .cy = 300, .k1 = -0.25, .k2 = 0.05};
+	double KL[9] = {L.f, 0, L.cx, 0, L.f, L.cy, 0, 0, 1}, dl[5] = {L.k1, L.k2, 0, 0, 0};
+	for (int v = 0; v < 600; v += 37)
+		for (int u = 0; u < 800; u += 41) {
+			double ux, uy;
+			gv_distort_point(KL, dl, 5, u, v, &x, &y);
+			undistort_px(&L, x, y, &ux, &uy);
+			assert_true(fabs(ux - u) < 1e-6 && fabs(uy - v) < 1e-6);
+		}
+	/* no distortion: every pixel kept */
+	gv_image img, und;
+	assert_int_equal(gv_image_alloc(&img, 97, 61, 3), 0);
+	for (size_t k = 0; k < (size_t)img.stride * (size_t)img.height; k++)
+		img.data[k] = (unsigned char)(k * 2654435761u >> 24);
+	double d0[5] = {0};
+	char err[200] = "";
+	assert_int_equal(gv_undistort(&img, KL, d0, 5, &und, err, sizeof err), 0);
+	assert_int_equal(und.width, 97);
+	assert_int_equal(und.height, 61);
+	assert_memory_equal(und.data, img.data, (size_t)img.stride * (size_t)img.height);
+	gv_image_free(&und);
+	/* refused, each with its reason */
+	double d14[14] = {0};
+	assert_int_equal(gv_undistort(&img, KL, d14, 14, &und, err, sizeof err), GV_EINVAL);
+	assert_non_null(strstr(err, "tilted"));
+	assert_null(und.data);
+	double Kbad[9] = {0, 0, 400, 0, 700, 300, 0, 0, 1};
+	assert_int_equal(gv_undistort(&img, Kbad, d0, 5, &und, err, sizeof err), GV_EINVAL);
+	assert_non_null(strstr(err, "camera matrix"));
+	double dnan[5] = {NAN, 0, 0, 0, 0};
+	assert_int_equal(gv_undistort(&img, KL, dnan, 5, &und, err, sizeof err), GV_EINVAL);
+	assert_non_null(strstr(err, "not a number"));
+	gv_image_free(&img);
 }
 
 /* The proof of a grid (verify.h): the true grid passes; lattices that a
@@ -679,6 +735,7 @@ int main(void)
 		cmocka_unit_test(test_grid_from_the_outline),
 		cmocka_unit_test(test_clicked_corners_polished),
 		cmocka_unit_test(test_no_board),
+		cmocka_unit_test(test_undistortion_map),
 		cmocka_unit_test(test_png_round_trip_and_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
