@@ -10,6 +10,7 @@
 #include "undistort.h"
 #include "detect.h"
 #include "geom.h"
+#include "hough.h"
 #include "image.h"
 #include "locate.h"
 #include "png.h"
@@ -355,6 +356,98 @@ static void test_lens_distortion_undone(void **st)
 	assert_true(worst < 2.0);
 	gv_image_free(&img);
 	gv_image_free(&und);
+}
+
+/* One binary image through both Hough transforms: the same segments in
+ * the same order (on x86-64; elsewhere the float arithmetic of OpenCV's
+ * build may round a vote otherwise, so most segments must agree). */
+static void hough_same(const gv_image *bin, double min_len, int max, int *total)
+{
+	enum { CAP = 8000 };
+	float *a = malloc(sizeof(float) * 4 * CAP), *b = malloc(sizeof(float) * 4 * CAP);
+	assert_non_null(a);
+	assert_non_null(b);
+	int na = 0, nb = 0;
+	char err[200];
+	assert_int_equal(gv_cv_hough(bin, 1, M_PI / 180, 20, min_len, 2, a, max, &na, err, sizeof err), 0);
+	assert_int_equal(gv_hough_segments(bin, 1, M_PI / 180, 20, min_len, 2, b, max, &nb), 0);
+#if defined(__x86_64__)
+	assert_int_equal(na, nb);
+	assert_memory_equal(a, b, sizeof(float) * 4 * (size_t)na);
+#else
+	int same = 0;
+	for (int k = 0; k < na && k < nb; k++)
+		same += !memcmp(a + 4 * k, b + 4 * k, sizeof(float) * 4);
+	assert_true(na == 0 || same >= 0.9 * na);
+#endif
+	*total += na;
+	free(a);
+	free(b);
+}
+
+/* The Hough transform written out (hough.c) against OpenCV's HoughLinesP
+ * (cvwrap's gv_cv_hough, kept as this reference): random lines, noise and
+ * blobs at several sizes, a cap on the segments, and the line image of a
+ * drawn board as the locator makes it; bad arguments refused. */
+static void test_hough_as_opencv(void **st)
+{
+	(void)st;
+	unsigned seed = 12345;
+	int total = 0;
+	const int sizes[4][2] = {{800, 600}, {640, 480}, {333, 517}, {100, 90}};
+	for (int t = 0; t < 4; t++) {
+		gv_image bin;
+		int w = sizes[t][0], h = sizes[t][1];
+		assert_int_equal(gv_image_alloc(&bin, w, h, 1), 0);
+		for (int l = 0; l < 60; l++) { /* lines at every angle */
+			seed = seed * 1103515245u + 12345u;
+			double x0 = (seed >> 8) % (unsigned)w, y0 = (seed >> 4) % (unsigned)h;
+			seed = seed * 1103515245u + 12345u;
+			double ang = (seed >> 8) % 3600 * M_PI / 1800, len = 20 + (seed >> 4) % 300;
+			for (double s = 0; s < len; s += 0.5) {
+				int x = (int)(x0 + s * cos(ang)), y = (int)(y0 + s * sin(ang));
+				if (x >= 0 && y >= 0 && x < w && y < h && (seed >> (int)s % 13) % 17)
+					*gv_px(&bin, x, y) = 255;
+			}
+		}
+		for (int k = 0; k < w * h / 40; k++) { /* noise */
+			seed = seed * 1103515245u + 12345u;
+			*gv_px(&bin, (int)((seed >> 8) % (unsigned)w), (int)((seed >> 3) % (unsigned)h)) = 1;
+		}
+		hough_same(&bin, 10, 8000, &total);
+		hough_same(&bin, 16, 25, &total);
+		gv_image_free(&bin);
+	}
+	/* the line image of a board, as the locator searches it */
+	scene sc = {.size = 19, .cx = CELL_X, .cy = CELL_Y};
+	place_stones(&sc);
+	double q[8];
+	view(20, 30, q);
+	gv_image img, grey, bin;
+	draw_lens(&img, &sc, 800, 600, q, NULL);
+	char err[200];
+	assert_int_equal(gv_cv_grey(&img, &grey, err, sizeof err), 0);
+	assert_int_equal(gv_image_alloc(&bin, grey.width, grey.height, 1), 0);
+	for (int y = 1; y + 1 < grey.height; y++)
+		for (int x = 1; x + 1 < grey.width; x++) {
+			int c = *gv_px(&grey, x, y);
+			int dark = c + 12 < *gv_px(&grey, x - 1, y) && c + 12 < *gv_px(&grey, x + 1, y);
+			int darky = c + 12 < *gv_px(&grey, x, y - 1) && c + 12 < *gv_px(&grey, x, y + 1);
+			*gv_px(&bin, x, y) = (unsigned char)(dark || darky ? 255 : 0);
+		}
+	hough_same(&bin, 16, 6000, &total);
+	print_message("hough: %d segments compared\n", total);
+	assert_true(total > 500);
+	/* refused */
+	int n = 5;
+	float segs[4];
+	assert_int_equal(gv_hough_segments(&img, 1, M_PI / 180, 20, 10, 2, segs, 1, &n), GV_EINVAL);
+	assert_int_equal(n, 0);
+	assert_int_equal(gv_hough_segments(&bin, 0, M_PI / 180, 20, 10, 2, segs, 1, &n), GV_EINVAL);
+	assert_int_equal(gv_hough_segments(&bin, 1, M_PI / 180, 20, NAN, 2, segs, 1, &n), GV_EINVAL);
+	gv_image_free(&img);
+	gv_image_free(&grey);
+	gv_image_free(&bin);
 }
 
 /* The undistortion map (undistort.c, computed in C since vision/ left
@@ -736,6 +829,7 @@ int main(void)
 		cmocka_unit_test(test_clicked_corners_polished),
 		cmocka_unit_test(test_no_board),
 		cmocka_unit_test(test_undistortion_map),
+		cmocka_unit_test(test_hough_as_opencv),
 		cmocka_unit_test(test_png_round_trip_and_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
