@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cvwrap.h"
+#include "undistort.h"
 #include "geom.h"
 #include "locate.h"
 
@@ -60,7 +61,7 @@ int gc_board_find(const gv_image *frame, const gc_settings *s, const double *cor
 	if (s->has_camera && s->ndist > 0) {
 		double K[9];
 		gc_settings_camera_matrix(s, K);
-		rc = gv_cv_undistort(frame, K, s->dist, s->ndist == 5 ? 5 : 4, &und, err, cap);
+		rc = gv_undistort(frame, K, s->dist, s->ndist == 5 ? 5 : 4, &und, err, cap);
 		if (rc)
 			return rc;
 		img = &und;

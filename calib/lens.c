@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cvcalib.h"
 #include "cvwrap.h"
 
 struct gc_lens_views {

@@ -7,8 +7,10 @@
 #include <string.h>
 
 #include "cvwrap.h"
+#include "undistort.h"
 #include "detect.h"
 #include "geom.h"
+#include "hough.h"
 #include "image.h"
 #include "locate.h"
 #include "png.h"
@@ -338,7 +340,7 @@ static void test_lens_distortion_undone(void **st)
 	draw_lens(&img, &sc, 800, 600, q, &L);
 	double K[9] = {L.f, 0, L.cx, 0, L.f, L.cy, 0, 0, 1}, dist[5] = {L.k1, L.k2, 0, 0, 0};
 	char err[256] = "";
-	assert_int_equal(gv_cv_undistort(&img, K, dist, 5, &und, err, sizeof err), 0);
+	assert_int_equal(gv_undistort(&img, K, dist, 5, &und, err, sizeof err), 0);
 	if (getenv("GOREF_TEST_DUMP")) {
 		char path[256];
 		snprintf(path, sizeof path, "%s/lens.png", getenv("GOREF_TEST_DUMP"));
@@ -354,6 +356,153 @@ static void test_lens_distortion_undone(void **st)
 	assert_true(worst < 2.0);
 	gv_image_free(&img);
 	gv_image_free(&und);
+}
+
+/* One binary image through both Hough transforms: the same segments in
+ * the same order (on x86-64; elsewhere the float arithmetic of OpenCV's
+ * build may round a vote otherwise, so most segments must agree). */
+static void hough_same(const gv_image *bin, double min_len, int max, int *total)
+{
+	enum { CAP = 8000 };
+	float *a = malloc(sizeof(float) * 4 * CAP), *b = malloc(sizeof(float) * 4 * CAP);
+	assert_non_null(a);
+	assert_non_null(b);
+	int na = 0, nb = 0;
+	char err[200];
+	assert_int_equal(gv_cv_hough(bin, 1, M_PI / 180, 20, min_len, 2, a, max, &na, err, sizeof err), 0);
+	assert_int_equal(gv_hough_segments(bin, 1, M_PI / 180, 20, min_len, 2, b, max, &nb), 0);
+#if defined(__x86_64__)
+	assert_int_equal(na, nb);
+	assert_memory_equal(a, b, sizeof(float) * 4 * (size_t)na);
+#else
+	int same = 0;
+	for (int k = 0; k < na && k < nb; k++)
+		same += !memcmp(a + 4 * k, b + 4 * k, sizeof(float) * 4);
+	assert_true(na == 0 || same >= 0.9 * na);
+#endif
+	*total += na;
+	free(a);
+	free(b);
+}
+
+/* The Hough transform written out (hough.c) against OpenCV's HoughLinesP
+ * (cvwrap's gv_cv_hough, kept as this reference): random lines, noise and
+ * blobs at several sizes, a cap on the segments, and the line image of a
+ * drawn board as the locator makes it; bad arguments refused. */
+static void test_hough_as_opencv(void **st)
+{
+	(void)st;
+	unsigned seed = 12345;
+	int total = 0;
+	const int sizes[4][2] = {{800, 600}, {640, 480}, {333, 517}, {100, 90}};
+	for (int t = 0; t < 4; t++) {
+		gv_image bin;
+		int w = sizes[t][0], h = sizes[t][1];
+		assert_int_equal(gv_image_alloc(&bin, w, h, 1), 0);
+		for (int l = 0; l < 60; l++) { /* lines at every angle */
+			seed = seed * 1103515245u + 12345u;
+			double x0 = (seed >> 8) % (unsigned)w, y0 = (seed >> 4) % (unsigned)h;
+			seed = seed * 1103515245u + 12345u;
+			double ang = (seed >> 8) % 3600 * M_PI / 1800, len = 20 + (seed >> 4) % 300;
+			for (double s = 0; s < len; s += 0.5) {
+				int x = (int)(x0 + s * cos(ang)), y = (int)(y0 + s * sin(ang));
+				if (x >= 0 && y >= 0 && x < w && y < h && (seed >> (int)s % 13) % 17)
+					*gv_px(&bin, x, y) = 255;
+			}
+		}
+		for (int k = 0; k < w * h / 40; k++) { /* noise */
+			seed = seed * 1103515245u + 12345u;
+			*gv_px(&bin, (int)((seed >> 8) % (unsigned)w), (int)((seed >> 3) % (unsigned)h)) = 1;
+		}
+		hough_same(&bin, 10, 8000, &total);
+		hough_same(&bin, 16, 25, &total);
+		gv_image_free(&bin);
+	}
+	/* the line image of a board, as the locator searches it */
+	scene sc = {.size = 19, .cx = CELL_X, .cy = CELL_Y};
+	place_stones(&sc);
+	double q[8];
+	view(20, 30, q);
+	gv_image img, grey, bin;
+	draw_lens(&img, &sc, 800, 600, q, NULL);
+	char err[200];
+	assert_int_equal(gv_cv_grey(&img, &grey, err, sizeof err), 0);
+	assert_int_equal(gv_image_alloc(&bin, grey.width, grey.height, 1), 0);
+	for (int y = 1; y + 1 < grey.height; y++)
+		for (int x = 1; x + 1 < grey.width; x++) {
+			int c = *gv_px(&grey, x, y);
+			int dark = c + 12 < *gv_px(&grey, x - 1, y) && c + 12 < *gv_px(&grey, x + 1, y);
+			int darky = c + 12 < *gv_px(&grey, x, y - 1) && c + 12 < *gv_px(&grey, x, y + 1);
+			*gv_px(&bin, x, y) = (unsigned char)(dark || darky ? 255 : 0);
+		}
+	hough_same(&bin, 16, 6000, &total);
+	print_message("hough: %d segments compared\n", total);
+	assert_true(total > 500);
+	/* refused */
+	int n = 5;
+	float segs[4];
+	assert_int_equal(gv_hough_segments(&img, 1, M_PI / 180, 20, 10, 2, segs, 1, &n), GV_EINVAL);
+	assert_int_equal(n, 0);
+	assert_int_equal(gv_hough_segments(&bin, 0, M_PI / 180, 20, 10, 2, segs, 1, &n), GV_EINVAL);
+	assert_int_equal(gv_hough_segments(&bin, 1, M_PI / 180, 20, NAN, 2, segs, 1, &n), GV_EINVAL);
+	gv_image_free(&img);
+	gv_image_free(&grey);
+	gv_image_free(&bin);
+}
+
+/* The undistortion map (undistort.c, computed in C since vision/ left
+ * calib3d): a point goes where the model sends it (a point worked by hand
+ * with every coefficient of the 5, and the inverse of the test's own
+ * radial lens); no distortion is the identity to the grey level; the
+ * coefficients OpenCV has and the map does not (14: a tilted sensor), a
+ * camera matrix with fx 0 and a coefficient not a number are refused with a
+ * message. */
+static void test_undistortion_map(void **st)
+{
+	(void)st;
+	/* u = 1000 on the axis: x = 1, y = 0, r2 = 1: xd = 1 + k1 + k2 + k3 + 3 p2, yd = p1 */
+	double K[9] = {1000, 0, 0, 0, 1000, 0, 0, 0, 1};
+	double d5[5] = {0.1, 0.02, 0.003, 0.004, 0.005}, x, y;
+	gv_distort_point(K, d5, 5, 1000, 0, &x, &y);
+	assert_true(fabs(x - 1000 * (1 + 0.1 + 0.02 + 0.005 + 3 * 0.004)) < 1e-9);
+	assert_true(fabs(y - 1000 * 0.003) < 1e-9);
+	/* 4 coefficients: k3 is 0 */
+	gv_distort_point(K, d5, 4, 1000, 0, &x, &y);
+	assert_true(fabs(x - 1000 * (1 + 0.1 + 0.02 + 3 * 0.004)) < 1e-9);
+	/* the radial lens of these tests, undone by its own inverse */
+	lens L = {.f = 700, .cx = 400, .cy = 300, .k1 = -0.25, .k2 = 0.05};
+	double KL[9] = {L.f, 0, L.cx, 0, L.f, L.cy, 0, 0, 1}, dl[5] = {L.k1, L.k2, 0, 0, 0};
+	for (int v = 0; v < 600; v += 37)
+		for (int u = 0; u < 800; u += 41) {
+			double ux, uy;
+			gv_distort_point(KL, dl, 5, u, v, &x, &y);
+			undistort_px(&L, x, y, &ux, &uy);
+			assert_true(fabs(ux - u) < 1e-6 && fabs(uy - v) < 1e-6);
+		}
+	/* no distortion: every pixel kept */
+	gv_image img, und;
+	assert_int_equal(gv_image_alloc(&img, 97, 61, 3), 0);
+	for (size_t k = 0; k < (size_t)img.stride * (size_t)img.height; k++)
+		img.data[k] = (unsigned char)(k * 2654435761u >> 24);
+	double d0[5] = {0};
+	char err[200] = "";
+	assert_int_equal(gv_undistort(&img, KL, d0, 5, &und, err, sizeof err), 0);
+	assert_int_equal(und.width, 97);
+	assert_int_equal(und.height, 61);
+	assert_memory_equal(und.data, img.data, (size_t)img.stride * (size_t)img.height);
+	gv_image_free(&und);
+	/* refused, each with its reason */
+	double d14[14] = {0};
+	assert_int_equal(gv_undistort(&img, KL, d14, 14, &und, err, sizeof err), GV_EINVAL);
+	assert_non_null(strstr(err, "tilted"));
+	assert_null(und.data);
+	double Kbad[9] = {0, 0, 400, 0, 700, 300, 0, 0, 1};
+	assert_int_equal(gv_undistort(&img, Kbad, d0, 5, &und, err, sizeof err), GV_EINVAL);
+	assert_non_null(strstr(err, "camera matrix"));
+	double dnan[5] = {NAN, 0, 0, 0, 0};
+	assert_int_equal(gv_undistort(&img, KL, dnan, 5, &und, err, sizeof err), GV_EINVAL);
+	assert_non_null(strstr(err, "not a number"));
+	gv_image_free(&img);
 }
 
 /* The proof of a grid (verify.h): the true grid passes; lattices that a
@@ -717,6 +866,8 @@ int main(void)
 		cmocka_unit_test(test_grid_from_the_outline),
 		cmocka_unit_test(test_clicked_corners_polished),
 		cmocka_unit_test(test_no_board),
+		cmocka_unit_test(test_undistortion_map),
+		cmocka_unit_test(test_hough_as_opencv),
 		cmocka_unit_test(test_png_round_trip_and_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,8 @@
 /*
  * goref vision: the one door to OpenCV.
  *
- * vision/cvwrap.cpp is the only C++ file of the project. Every function here
+ * vision/cvwrap.cpp is the vision's only C++ file (the lens calibration has
+ * its own, calib/cvcalib.cpp, for calib3d: cvcalib.h). Every function here
  * catches every exception OpenCV (or the C++ library) may raise and returns a
  * GV_E* code (image.h) with a message copied into err[0..cap) (err may be
  * NULL); no exception ever crosses into C. Images are gv_image buffers,
@@ -52,21 +53,12 @@ int gv_cv_hough(const gv_image *edges, double rho, double theta, int threshold, 
 int gv_cv_warp(const gv_image *src, const double M[9], gv_image *out, int width, int height,
                char *err, size_t cap);
 
-/* Undoes lens distortion: K is the 3x3 camera matrix (row-major), dist the
- * ndist (4, 5, 8, 12 or 14) distortion coefficients of OpenCV's model. The
- * output keeps src's size and camera matrix. */
-int gv_cv_undistort(const gv_image *src, const double K[9], const double *dist, int ndist,
-                    gv_image *out, char *err, size_t cap);
-
-/* The same for every frame of a camera, fast: the undistortion maps for
- * width x height frames are made once (new) and applied per frame (apply:
- * out must be allocated, of the frames' size and channels). Returns 0,
- * GV_EINVAL, GV_ENOMEM or GV_ECV. */
-typedef struct gv_undistorter gv_undistorter;
-int gv_undistorter_new(gv_undistorter **out, const double K[9], const double *dist, int ndist, int width,
-                       int height, char *err, size_t cap);
-int gv_undistorter_apply(const gv_undistorter *u, const gv_image *src, gv_image *out, char *err, size_t cap);
-void gv_undistorter_free(gv_undistorter *u);
+/* Resamples src into out (allocated, of src's channels) through a map in
+ * remap's fixed point, one entry per pixel of out: xy[2 * p], xy[2 * p + 1]
+ * the whole pixel of src, frac[p] its 1/32 fractions (y * 32 + x); bilinear,
+ * 0 outside src. undistort.c makes the maps. */
+int gv_cv_remap(const gv_image *src, const short *xy, const unsigned short *frac, gv_image *out, char *err,
+                size_t cap);
 
 /* Drawing on img in place (1 or 3 channels; rgb[0..2], grey uses rgb[0]),
  * anti-aliased, thickness in pixels (-1 fills a circle). */
@@ -74,25 +66,6 @@ int gv_cv_line(gv_image *img, double x0, double y0, double x1, double y1, const 
                int thickness, char *err, size_t cap);
 int gv_cv_circle(gv_image *img, double x, double y, double radius, const unsigned char rgb[3],
                  int thickness, char *err, size_t cap);
-
-/* Camera calibration. */
-
-/* Finds the inner corners of a chessboard of cols x rows inner corners (a
- * board of (cols+1) x (rows+1) squares; OpenCV's patternSize) in img (1 or 3
- * channels) and refines them to a fraction of a pixel (cornerSubPix). Large
- * photos are searched shrunk and refined at full size. pts receives
- * cols * rows points x y (pixels), row by row in OpenCV's order; *found is 1
- * when the whole pattern was found, 0 (and no error) when it was not. */
-int gv_cv_chessboard(const gv_image *img, int cols, int rows, double *pts, int *found, char *err, size_t cap);
-
-/* OpenCV's calibrateCamera over nviews views of a flat pattern of npts
- * points a view: obj[2 * k] x y of point k on the pattern (z = 0, the same in
- * every view), img[2 * (v * npts + k)] its x y in view v; all views width x
- * height pixels. ndist 4 fits k1 k2 p1 p2 (k3 held at 0), 5 fits k3 too.
- * K receives the 3x3 camera matrix (row-major), dist[0..5) k1 k2 p1 p2 k3,
- * *rms the RMS reprojection error in pixels. */
-int gv_cv_calibrate(const double *obj, const double *img, int npts, int nviews, int width, int height, int ndist,
-                    double K[9], double dist[5], double *rms, char *err, size_t cap);
 
 /* Draws text (ASCII, OpenCV's simplex font) centred on (x, y), capitals
  * height pixels tall, on img in place (1 or 3 channels), anti-aliased. */

@@ -11,6 +11,7 @@
 #include "cnn.h"
 #include "geom.h"
 #include "cvwrap.h"
+#include "undistort.h"
 #include "locate.h"
 #include "outline.h"
 #include "tuning.h"
@@ -160,7 +161,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 	gv_image undist = {0};
 	const gv_image *img = rgb;
 	if (opts && opts->K) {
-		int rc = gv_cv_undistort(rgb, opts->K, opts->dist, opts->ndist, &undist, err, cap);
+		int rc = gv_undistort(rgb, opts->K, opts->dist, opts->ndist, &undist, err, cap);
 		if (rc)
 			return rc;
 		img = &undist;

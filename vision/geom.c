@@ -5,16 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-bool gv_h_apply(const double H[9], double x, double y, double *ox, double *oy)
-{
-	double w = H[6] * x + H[7] * y + H[8];
-	if (fabs(w) < 1e-12)
-		return false;
-	*ox = (H[0] * x + H[1] * y + H[2]) / w;
-	*oy = (H[3] * x + H[4] * y + H[5]) / w;
-	return true;
-}
-
 /* Solves A x = b for an n x n system (n <= 9) in place, partial pivoting. */
 static bool solve(double *A, double *b, int n)
 {

@@ -9,6 +9,7 @@
 
 #include "cvwrap.h"
 #include "geom.h"
+#include "hough.h"
 #include "png.h"
 #include "trace.h"
 
@@ -848,10 +849,9 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 	}
 	int longw = small.width > small.height ? small.width : small.height;
 	int nseg = 0;
-	rc = gv_cv_hough(&bin, 1, M_PI / 180, 20, fmax(10, longw * 0.02), 2, raw, MAX_SEGS, &nseg, cverr,
-	                 sizeof cverr);
+	rc = gv_hough_segments(&bin, 1, M_PI / 180, 20, fmax(10, longw * 0.02), 2, raw, MAX_SEGS, &nseg);
 	if (rc)
-		goto cv_fail;
+		goto fail;
 	ltr(opts, "locate: %dx%d, %d segments", small.width, small.height, nseg);
 	/* angle histogram */
 	double hist[180] = {0};

@@ -9,7 +9,10 @@
  *                 same arguments (the way git runs its subcommands);
  *   goref-vision  every command but hall (GOREF_HAVE_VISION).
  * `goref hall`, the director's page, needs neither OpenCV nor a camera: it is
- * its own program, goref-hall (hall_main.c), run the same way by both.
+ * its own program, goref-hall (hall_main.c), run the same way by both; and
+ * goref runs `goref detect` as goref-detect (detect_main.c: OpenCV's core
+ * and imgproc only, no camera, web or broker libraries), which starts in
+ * half the time of goref-vision.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -40,6 +43,7 @@ static char **all_argv;
 
 #define VISION_PROGRAM "goref-vision"
 #define HALL_PROGRAM "goref-hall"
+#define DETECT_PROGRAM "goref-detect"
 
 /* goref bench, or with --vision the frame pipeline's bench (goref-vision) */
 static int bench(int argc, char **argv)
@@ -70,7 +74,8 @@ static const command commands[] = {
 	{ "makelog", cmd_makelog, "turn an SGF game into a clean observation log", NULL },
 	{ "bench", bench, "measure the speed of the rules core; with --vision, of the frame\n"
 	                  "pipeline on a folder of frames (per-frame percentiles)", NULL },
-	{ "detect", VISION(cmd_detect), "find the board and the stones in a photo: the diagram as seen", NULL },
+	{ "detect", VISION(cmd_detect), "find the board and the stones in a photo: the diagram as seen",
+	  DETECT_PROGRAM },
 	{ "eval", VISION(cmd_eval), "run detect on photos with their true positions and measure it", NULL },
 	{ "replay", VISION(cmd_replay), "referee a game from recorded frames (a folder, or raw frames on\n"
 	                                "stdin): events as they happen, the SGF and the count", NULL },
@@ -111,7 +116,7 @@ static void usage(FILE *f)
 static int run_program(const char *prog, char **argv)
 {
 #ifndef GOREF_VISION_PROGRAM
-	if (!strcmp(prog, VISION_PROGRAM)) {
+	if (!strcmp(prog, VISION_PROGRAM) || !strcmp(prog, DETECT_PROGRAM)) {
 		fprintf(stderr, "goref: '%s' needs vision/, and this goref was built without it "
 		        "(GOREF_VISION=OFF)\n", argv[1]);
 		return EXIT_USAGE;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cvwrap.h"
+#include "undistort.h"
 #include "obslog.h"
 #include "stop.h"
 
