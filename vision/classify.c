@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "geom.h"
+#include "sortf.h"
 #include "tuning.h"
 
 enum { C_EMPTY = 0, C_BLACK = 1, C_WHITE = 2 };
@@ -111,16 +112,9 @@ static float yel(const float c[3])
 	return s > 1 ? (c[0] + c[1] - 2 * c[2]) / s : 0;
 }
 
-static int cmp_float(const void *a, const void *b)
-{
-	float x = *(const float *)a, y = *(const float *)b;
-	return (x > y) - (x < y);
-}
-
 static float median(float *v, int n)
 {
-	qsort(v, (size_t)n, sizeof *v, cmp_float);
-	return n % 2 ? v[n / 2] : 0.5f * (v[n / 2 - 1] + v[n / 2]);
+	return gv_medianf(v, n);
 }
 
 /* Robust quadratic surface z(u, v) (u, v in [-1, 1]) through n samples:
@@ -653,8 +647,7 @@ static float adapt(const float *v, int n, float base, float strong, float frac, 
 			tmp[m++] = v[k];
 	if (m < 3)
 		return base;
-	qsort(tmp, (size_t)m, sizeof *tmp, cmp_float);
-	float t = frac * tmp[(3 * m) / 4];
+	float t = frac * gv_selectf(tmp, m, (3 * m) / 4);
 	return t > base ? t : base;
 }
 
