@@ -49,15 +49,16 @@ measure() { # NAME COMMAND...
 	printf '%-34s %7.1f ms %7.1f MB %5.0f ms CPU\n' "$name" "$ms" "$mb" "$cpu"
 }
 
-printf 'shared libraries: goref %d, goref-vision %d\n' \
-	"$(ldd "$goref" | wc -l)" "$( [ -x "$build/goref-vision" ] && ldd "$build/goref-vision" | wc -l || echo 0)"
+nlibs() { [ -x "$1" ] && ldd "$1" | wc -l || echo 0; }
+printf 'shared libraries: goref %d, goref-detect %d, goref-vision %d\n' \
+	"$(nlibs "$goref")" "$(nlibs "$build/goref-detect")" "$(nlibs "$build/goref-vision")"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "median of $runs runs, whole process (wall time, peak resident memory, user + system CPU time):"
 measure "goref --help" "$goref" --help
 measure "goref check (one 19x19 game)" "$goref" check "$sgf"
 measure "goref score (its final position)" "$goref" score "$sgf"
 for photo in "$@"; do
-	if [ -f "$photo" ] && [ -x "$build/goref-vision" ]; then
+	if [ -f "$photo" ] && [ -x "$build/goref-detect" ]; then
 		measure "goref detect $(basename "$photo")" "$goref" detect "$photo"
 	fi
 done

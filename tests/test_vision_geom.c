@@ -2,8 +2,11 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "geom.h"
+#include "sortf.h"
 
 static void test_four_corners_round_trip(void **s)
 {
@@ -68,12 +71,51 @@ static void test_degenerate(void **s)
 	assert_false(gv_h_invert(zero, H));
 }
 
+/* Medians without sorting (sortf.h): gv_selectf gives the k-th smallest
+ * and gv_medianf the median exactly as a full sort, on arrays of every
+ * length up to 300, with many repeats and with none, every k of some. */
+static int cmp_plain(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+	return (x > y) - (x < y);
+}
+
+static void test_selection_as_sorting(void **st)
+{
+	(void)st;
+	unsigned seed = 7;
+	float v[300], s[300], w[300];
+	for (int n = 1; n <= 300; n += n < 40 ? 1 : 13)
+		for (int rep = 0; rep < 3; rep++) {
+			for (int k = 0; k < n; k++) {
+				seed = seed * 1103515245u + 12345u;
+				/* rep 0 distinct, 1 a few values repeated, 2 ascending */
+				v[k] = rep == 0 ? (float)(seed >> 8) / 65536.0f - 100 : rep == 1 ? (float)((seed >> 16) % 5) : (float)k;
+			}
+			memcpy(s, v, sizeof(float) * (size_t)n);
+			qsort(s, (size_t)n, sizeof *s, cmp_plain);
+			for (int k = 0; k < n; k += n > 50 ? 7 : 1) {
+				memcpy(w, v, sizeof(float) * (size_t)n);
+				assert_true(gv_selectf(w, n, k) == s[k]);
+				for (int q = 0; q < n; q++)
+					assert_true(q <= k ? w[q] <= s[k] : w[q] >= s[k]);
+			}
+			memcpy(w, v, sizeof(float) * (size_t)n);
+			float med = n % 2 ? s[n / 2] : 0.5f * (s[n / 2 - 1] + s[n / 2]);
+			assert_true(gv_medianf(w, n) == med);
+			memcpy(w, v, sizeof(float) * (size_t)n);
+			gv_sortf(w, n);
+			assert_memory_equal(w, s, sizeof(float) * (size_t)n);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_four_corners_round_trip),
 		cmocka_unit_test(test_fit_many_points_with_rectangular_cells),
 		cmocka_unit_test(test_degenerate),
+		cmocka_unit_test(test_selection_as_sorting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

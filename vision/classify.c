@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "geom.h"
+#include "sortf.h"
 #include "tuning.h"
 
 enum { C_EMPTY = 0, C_BLACK = 1, C_WHITE = 2 };
@@ -111,16 +112,9 @@ static float yel(const float c[3])
 	return s > 1 ? (c[0] + c[1] - 2 * c[2]) / s : 0;
 }
 
-static int cmp_float(const void *a, const void *b)
-{
-	float x = *(const float *)a, y = *(const float *)b;
-	return (x > y) - (x < y);
-}
-
 static float median(float *v, int n)
 {
-	qsort(v, (size_t)n, sizeof *v, cmp_float);
-	return n % 2 ? v[n / 2] : 0.5f * (v[n / 2 - 1] + v[n / 2]);
+	return gv_medianf(v, n);
 }
 
 /* Robust quadratic surface z(u, v) (u, v in [-1, 1]) through n samples:
@@ -258,13 +252,30 @@ static void quadrants(const sampler *s, const board_model *m, double cu, double 
 	if (bl < 1)
 		bl = 1;
 	static const double off[3] = {0.1, 0.16, 0.22};
+	/* the 36 samples lie on 6 columns and 6 rows: H's products with each
+	 * taken once (gv_h_apply's sums, in its order: the same pixels) */
+	const double *H = s->H;
+	double hu[2][3][3], hv[2][3][3]; /* [side][offset][x, y, w] */
+	for (int side = 0; side < 2; side++)
+		for (int a = 0; a < 3; a++) {
+			double u = cu + (side ? 1 : -1) * off[a], v = cv + (side ? 1 : -1) * off[a];
+			hu[side][a][0] = H[0] * u;
+			hu[side][a][1] = H[3] * u;
+			hu[side][a][2] = H[6] * u;
+			hv[side][a][0] = H[1] * v;
+			hv[side][a][1] = H[4] * v;
+			hv[side][a][2] = H[7] * v;
+		}
 	for (int q = 0; q < 4; q++) {
-		double sx = q & 1 ? 1 : -1, sy = q & 2 ? 1 : -1;
+		int su = q & 1, sv = (q & 2) >> 1;
 		float acc[3] = {0, 0, 0};
 		for (int b = 0; b < 3; b++)
 			for (int a = 0; a < 3; a++) {
-				float c[3];
-				bd_rgb(s, cu + sx * off[a], cv + sy * off[b], c);
+				float c[3] = {0, 0, 0};
+				const double *pu = hu[su][a], *pv = hv[sv][b];
+				double w = pu[2] + pv[2] + H[8];
+				if (fabs(w) >= 1e-12)
+					gv_px_rgb(s->im, (pu[0] + pv[0] + H[2]) / w, (pu[1] + pv[1] + H[5]) / w, c);
 				for (int t = 0; t < 3; t++)
 					acc[t] += c[t];
 			}
@@ -653,8 +664,7 @@ static float adapt(const float *v, int n, float base, float strong, float frac, 
 			tmp[m++] = v[k];
 	if (m < 3)
 		return base;
-	qsort(tmp, (size_t)m, sizeof *tmp, cmp_float);
-	float t = frac * tmp[(3 * m) / 4];
+	float t = frac * gv_selectf(tmp, m, (3 * m) / 4);
 	return t > base ? t : base;
 }
 

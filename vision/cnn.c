@@ -10,6 +10,7 @@
 
 #include "classify.h"
 #include "geom.h"
+#include "sortf.h"
 #include "tuning.h"
 
 /* ---- the patch ---- */
@@ -47,12 +48,6 @@ void gv_patch(const gv_image *rgb, const double H[9], double u, double v, int n,
 		}
 }
 
-static int cmp_float(const void *a, const void *b)
-{
-	float x = *(const float *)a, y = *(const float *)b;
-	return (x > y) - (x < y);
-}
-
 int gv_board_colour(const gv_image *rgb, const double H[9], int size, float colour[3])
 {
 	if (gv_classify_check(rgb, H, size) || !colour)
@@ -78,8 +73,7 @@ int gv_board_colour(const gv_image *rgb, const double H[9], int size, float colo
 				v[k * nc + s] = acc[k];
 		}
 	for (int k = 0; k < 3; k++) {
-		qsort(v + k * nc, (size_t)nc, sizeof *v, cmp_float);
-		colour[k] = nc % 2 ? v[k * nc + nc / 2] : 0.5f * (v[k * nc + nc / 2 - 1] + v[k * nc + nc / 2]);
+		colour[k] = gv_medianf(v + k * nc, nc);
 	}
 	free(v);
 	return GV_OK;

@@ -10,6 +10,7 @@
 #include "classify.h"
 #include "geom.h"
 #include "locate.h"
+#include "sortf.h"
 #include "tuning.h"
 #include "trace.h"
 
@@ -243,12 +244,6 @@ static void sample_all(const gv_pipeline *p, const gv_image *f, float *ptg, floa
 		sqg[k] = patch_grey(f, &p->sq[k], QS * QS);
 }
 
-static int cmp_float(const void *a, const void *b)
-{
-	float x = *(const float *)a, y = *(const float *)b;
-	return (x > y) - (x < y);
-}
-
 /* Which squares are hidden now, against the colours of the last reading.
  * Returns how many. */
 static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *hid, bool *strong)
@@ -268,8 +263,8 @@ static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *h
 	}
 	if (nr == 0)
 		return 0;
-	qsort(ratio, (size_t)nr, sizeof *ratio, cmp_float);
-	float gain = ratio[nr / 2] > 0 ? ratio[nr / 2] : 1;
+	float gain = gv_selectf(ratio, nr, nr / 2);
+	gain = gain > 0 ? gain : 1;
 	/* and the light's colour: each channel's median ratio (the sun behind
 	 * a cloud between two frames seconds apart is bluer; over a second
 	 * of video, nothing) */
@@ -283,8 +278,8 @@ static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *h
 			wb[c] = 1;
 			continue;
 		}
-		qsort(ratio, (size_t)m, sizeof *ratio, cmp_float);
-		wb[c] = ratio[m / 2] > 0 ? ratio[m / 2] : 1;
+		float mid = gv_selectf(ratio, m, m / 2);
+		wb[c] = mid > 0 ? mid : 1;
 	}
 	/* each square's own change of colour, channel by channel */
 	int m = p->size + 1;
@@ -321,8 +316,8 @@ static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *h
 			}
 		if (nn >= 6)
 			for (int c = 0; c < 3; c++) {
-				qsort(nr[c], (size_t)nn, sizeof nr[c][0], cmp_float);
-				lwb[c] = nr[c][nn / 2] > 0 ? nr[c][nn / 2] : wb[c];
+				float mid = gv_selectf(nr[c], nn, nn / 2);
+				lwb[c] = mid > 0 ? mid : wb[c];
 			}
 		/* a shadow or the light changes the brightness, not the hue: only
 		 * a deep darkening counts (an arm's own shadow, a dark sleeve; a
@@ -395,17 +390,14 @@ static bool stone_population(const gv_pipeline *p, const gv_image *f, const unsi
 	float rs[NPT], bs[NPT];
 	memcpy(rs, r, sizeof r[0] * (size_t)m);
 	memcpy(bs, b, sizeof b[0] * (size_t)m);
-	qsort(rs, (size_t)m, sizeof rs[0], cmp_float);
-	qsort(bs, (size_t)m, sizeof bs[0], cmp_float);
-	*mr = rs[m / 2];
-	*mb = bs[m / 2];
+	*mr = gv_selectf(rs, m, m / 2);
+	*mb = gv_selectf(bs, m, m / 2);
 	/* their spread: the median deviation (black stones' chroma is noisy,
 	 * and one misread stone must not widen the limit) */
 	float dev[NPT];
 	for (int q = 0; q < m; q++)
 		dev[q] = fmaxf(fabsf(r[q] - *mr), fabsf(b[q] - *mb));
-	qsort(dev, (size_t)m, sizeof dev[0], cmp_float);
-	*lim = fmaxf(GV_ALIEN_SPREAD * dev[m / 2], GV_ALIEN_MIN);
+	*lim = fmaxf(GV_ALIEN_SPREAD * gv_selectf(dev, m, m / 2), GV_ALIEN_MIN);
 	return true;
 }
 
@@ -480,10 +472,8 @@ static bool wood_chroma(const gv_pipeline *p, const unsigned char *cells, float 
 	}
 	if (k < 4)
 		return false;
-	qsort(r, (size_t)k, sizeof r[0], cmp_float);
-	qsort(b, (size_t)k, sizeof b[0], cmp_float);
-	wood[0] = r[k / 2];
-	wood[1] = b[k / 2];
+	wood[0] = gv_selectf(r, k, k / 2);
+	wood[1] = gv_selectf(b, k, k / 2);
 	return true;
 }
 
@@ -696,8 +686,7 @@ static float light_gain(const float *now, const float *then, int n)
 			r[m++] = now[k] / then[k];
 	if (m < 4)
 		return 1;
-	qsort(r, (size_t)m, sizeof *r, cmp_float);
-	return r[m / 2];
+	return gv_selectf(r, m, m / 2);
 }
 
 /* The median contrast of the grid lines at the points read empty (lines
@@ -713,8 +702,7 @@ static double alignment(const gv_pipeline *p, const unsigned char *cells, const 
 		return -1;
 	/* the median: a hand over a few empty points hides their lines, a
 	 * grid off by a fifth of a cell loses them all */
-	qsort(v, (size_t)m, sizeof v[0], cmp_float);
-	return v[m / 2];
+	return gv_selectf(v, m, m / 2);
 }
 
 /* Whether the lines' contrast a has dropped under GV_ALIGN_DROP of what it
