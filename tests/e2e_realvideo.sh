@@ -74,9 +74,10 @@ if [ "$others" -eq 0 ]; then ok; else bad "$others rulings of no named irregular
 
 # reached on 2026-12-01 (drift followed, light judged locally, new stones
 # judged against their colour's own, unsure changes held): 43 of 44 in
-# order (the first frame, the empty board, is no view by itself), no
-# observation of a position never labelled
-MIN_IN_ORDER=43
+# order; on 2026-12-02 44 of 44 (the first frame, a plain empty board, is
+# an observation by itself: GV_EMPTY_START_CONF); no observation of a
+# position never labelled
+MIN_IN_ORDER=44
 MAX_NEVER=0
 if [ "$nlab" -eq 44 ]; then ok; else bad "labels: $nlab positions, expected 44"; fi
 if [ "$inorder" -ge "$MIN_IN_ORDER" ]; then ok; else bad "$inorder labelled positions observed in order (at least $MIN_IN_ORDER)"; fi

@@ -186,7 +186,12 @@ static void test_a_hand_is_never_read_and_hides_the_board(void **s)
 	run r;
 	run_init(&r, false, 0);
 	unsigned char cells[N * N] = {0};
-	assert_int_equal(feed(&r, cells, NULL, 5), 1);
+	/* the empty board: the first frame is an observation by itself (a
+	 * plain empty board, GV_EMPTY_START_CONF), then the still window's */
+	assert_int_equal(feed(&r, cells, NULL, 1), 1);
+	assert_true(fabs(r.last.t) < 1e-9);
+	expect_cells(&r.last, cells);
+	assert_int_equal(feed(&r, cells, NULL, 4), 1);
 	/* a hand comes in, moving: nothing is read */
 	hand hd = {true, 9, 14, false};
 	hand_comes_in(&r, cells, &hd, 11);
@@ -205,6 +210,13 @@ static void test_a_hand_is_never_read_and_hides_the_board(void **s)
 	assert_true(fabs(r.last.t - (left + 0.3)) < 1e-9);
 	expect_cells(&r.last, cells);
 	assert_int_equal(r.last.nheld, 0);
+	run_free(&r);
+	/* an empty board under a resting hand from the very first frame: no
+	 * observation of it by itself (its lines do not show under the hand) */
+	run_init(&r, false, 0);
+	unsigned char empty[N * N] = {0};
+	hand rest = {true, 9, 9, false};
+	assert_int_equal(feed(&r, empty, &rest, 1), 0);
 	run_free(&r);
 }
 

@@ -1020,6 +1020,33 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	return 1;
 }
 
+/* The first frame of all, when it shows an empty board plainly (every
+ * point read empty and sure, its lines showing: nothing over the board): an
+ * observation by itself (GV_EMPTY_START_CONF). Nothing else is taken from
+ * it (no features, no references: the readings start as before). 1 (obs
+ * made) or 0. */
+static int empty_start(gv_pipeline *p, const gv_image *f, double t, gv_observation *obs)
+{
+	int n = p->size;
+	gv_point_features feat[NPT];
+	unsigned char cells[NPT];
+	float conf[NPT];
+	if (gv_classify_features(f, p->H, n, feat) || gv_classify_decide(feat, n, cells, conf))
+		return 0;
+	for (int k = 0; k < n * n; k++)
+		if (cells[k] != 0 || conf[k] < GV_EMPTY_START_CONF || feat[k].line < COVERED_LINE)
+			return 0;
+	memset(obs, 0, sizeof *obs);
+	obs->t = t;
+	obs->size = n;
+	memcpy(p->cells, obs->cells, sizeof p->cells);
+	p->have_obs = true;
+	p->st.readings++;
+	p->st.observations++;
+	tr(p, "t %.2f the first frame: an empty board, observed", t);
+	return 1;
+}
+
 int gv_pipeline_feed(gv_pipeline *p, const gv_image *rgb, double t, gv_observation *obs, char *err, size_t cap)
 {
 	if (err && cap)
@@ -1049,6 +1076,7 @@ int gv_pipeline_feed(gv_pipeline *p, const gv_image *rgb, double t, gv_observati
 	 * between them, so each is a view by itself, read when nothing hides
 	 * the board */
 	bool sparse = p->have_t && t - p->t >= GV_SPARSE_GAP_S;
+	bool first = !p->have_t;
 	p->have_t = true;
 	p->t = t;
 	p->st.frames++;
@@ -1077,6 +1105,8 @@ int gv_pipeline_feed(gv_pipeline *p, const gv_image *rgb, double t, gv_observati
 			return rc;
 		use_grid(p, H);
 	}
+	if (first && !p->o.stills && empty_start(p, rgb, t, obs))
+		return 1;
 	if (p->o.stills) {
 		int rc = read_frame(p, rgb, t, true, obs, err, cap);
 		if (rc == 1) {

@@ -310,6 +310,14 @@
  * put down three between two frames). */
 #define GV_SPARSE_STONES_AT_ONCE 4
 
+/* The very first frame is an observation by itself when it shows an empty
+ * board plainly: every point read empty with at least this confidence (the
+ * "sure" of goref eval), its lines showing. A game starts there; a camera
+ * whose frames come seconds apart would otherwise never observe it
+ * (stillness takes two frames, and the next one has the first stone).
+ * Chosen as eval's "sure", not tuned. */
+#define GV_EMPTY_START_CONF 0.9f
+
 /* A point whose reading differs from the last observation keeps its last
  * value unless the classifier's confidence in the new reading is at least
  * this (more likely right than not): every real change on the real 9x9
