@@ -517,6 +517,18 @@ static bool proves(const gv_image *img, const double H[9], int N, gv_proof *p)
 	return p->ok;
 }
 
+/* A drawn board of N lines seen through q, its true grid H, which the
+ * proof passes and whose lines do not go on beyond it. */
+static void true_grid_proved(int N, const double q[8], gv_image *img, double H[9], gv_proof *p)
+{
+	scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
+	place_stones(&sc);
+	draw(img, &sc, 800, 600, q);
+	assert_true(gv_h_from_corners(sc.truth, N, H));
+	assert_true(proves(img, H, N, p));
+	assert_int_equal(p->goes_on, 0);
+}
+
 static void test_proof_of_the_grid(void **st)
 {
 	(void)st;
@@ -524,15 +536,10 @@ static void test_proof_of_the_grid(void **st)
 	view(8, 25, q);
 	g_crowd = 0.3;
 	for (int N = 9; N <= 19; N += 10) {
-		scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
-		place_stones(&sc);
 		gv_image img;
-		draw(&img, &sc, 800, 600, q);
 		double H[9], W[9];
-		assert_true(gv_h_from_corners(sc.truth, N, H));
 		gv_proof p;
-		assert_true(proves(&img, H, N, &p));
-		assert_int_equal(p.goes_on, 0);
+		true_grid_proved(N, q, &img, H, &p);
 		print_message("N=%d true grid: spans %.2f lines %.2f beyond %.2f\n", N, p.span_share, p.line_share,
 		              p.beyond_share);
 		/* half a cell to the right and down */
@@ -568,15 +575,10 @@ static void test_proof_one_line_short(void **st)
 	double q[8];
 	view(8, 25, q);
 	for (int N = 9; N <= 19; N += 10) {
-		scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
-		place_stones(&sc);
 		gv_image img;
-		draw(&img, &sc, 800, 600, q);
 		double H[9], W[9];
-		assert_true(gv_h_from_corners(sc.truth, N, H));
 		gv_proof p;
-		assert_true(proves(&img, H, N, &p));
-		assert_int_equal(p.goes_on, 0);
+		true_grid_proved(N, q, &img, H, &p);
 		for (int way = -1; way <= 1; way += 2) {
 			/* one column to the left or right, one row up or down */
 			const double cols[9] = {1, 0, way, 0, 1, 0, 0, 0, 1}, rows[9] = {1, 0, 0, 0, 1, way, 0, 0, 1};
