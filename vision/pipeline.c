@@ -1023,8 +1023,8 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 /* The first frame of all, when it shows an empty board plainly (every
  * point read empty and sure, its lines showing: nothing over the board): an
  * observation by itself (GV_EMPTY_START_CONF). Nothing else is taken from
- * it (no features, no references: the readings start as before). 1 (obs
- * made) or 0. */
+ * it (no features, no references, no observation held: the readings start
+ * as before). 1 (obs made) or 0. */
 static int empty_start(gv_pipeline *p, const gv_image *f, double t, gv_observation *obs)
 {
 	int n = p->size;
@@ -1036,11 +1036,14 @@ static int empty_start(gv_pipeline *p, const gv_image *f, double t, gv_observati
 	for (int k = 0; k < n * n; k++)
 		if (cells[k] != 0 || conf[k] < GV_EMPTY_START_CONF || feat[k].line < COVERED_LINE)
 			return 0;
+	/* the observation goes out, and the pipeline stays as if it had not
+	 * been read (no observation held: the cells it would hold are the
+	 * empty ones it starts with), so that everything after goes as
+	 * before: above all, with no observation yet, a reading with hidden
+	 * squares searches the grid again (a camera still settling) */
 	memset(obs, 0, sizeof *obs);
 	obs->t = t;
 	obs->size = n;
-	memcpy(p->cells, obs->cells, sizeof p->cells);
-	p->have_obs = true;
 	p->st.readings++;
 	p->st.observations++;
 	tr(p, "t %.2f the first frame: an empty board, observed", t);
