@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "cvcalib.h"
-#include "cvwrap.h"
 
 struct gc_lens_views {
 	gc_lens_opts o;

@@ -112,11 +112,6 @@ static float yel(const float c[3])
 	return s > 1 ? (c[0] + c[1] - 2 * c[2]) / s : 0;
 }
 
-static float median(float *v, int n)
-{
-	return gv_medianf(v, n);
-}
-
 /* Robust quadratic surface z(u, v) (u, v in [-1, 1]) through n samples:
  * iteratively reweighted least squares with Tukey's biweight. coef gets 6
  * numbers; *sigma the robust spread of the residuals. */
@@ -165,7 +160,7 @@ static void robust_quad(const float *u, const float *v, const float *z, int n, d
 		}
 		float *tmp = w; /* w is rebuilt below: use it as scratch for the median */
 		memcpy(tmp, res, (size_t)n * sizeof *tmp);
-		sig = 1.4826 * median(tmp, n);
+		sig = 1.4826 * gv_medianf(tmp, n);
 		double floor_ = 1e-3 * (fabs(coef[0]) + 1);
 		if (sig < floor_)
 			sig = floor_;
@@ -326,7 +321,7 @@ static float white_hue_weight(const sampler *s, const board_model *m, int size, 
 		}
 	if (n < WHITE_HUE_MIN_STONES)
 		return 1;
-	float y = median(ys, n);
+	float y = gv_medianf(ys, n);
 	float lam = (-y - WHITE_HUE_NONE) / (WHITE_HUE_FULL - WHITE_HUE_NONE);
 	return lam < 0 ? 0 : lam > 1 ? 1 : lam;
 }
@@ -486,7 +481,7 @@ int gv_classify_features_update(const gv_image *rgb, const double H[9], int size
 				acc[q] /= (float)n;
 			cu[k] = (float)((i + 0.5 - half) / half);
 			cv[k] = (float)((j + 0.5 - half) / half);
-			cl[k] = median(ls, n);
+			cl[k] = gv_medianf(ls, n);
 			cy[k] = yel(acc);
 		}
 	double ql[6], qy[6], sl = 0, sy = 0;
@@ -638,7 +633,7 @@ int gv_classify_features_update(const gv_image *rgb, const double H[9], int size
 				}
 				arm[na++] = (float)(con / 3 / bl);
 			}
-			f->line = na ? median(arm, na) : 0;
+			f->line = na ? gv_medianf(arm, na) : 0;
 			/* a stone put down carelessly on the edge stands out over
 			 * the margin; the lines at its point are hidden then */
 			if (wout > f->white && f->line < LINE_OUT) {

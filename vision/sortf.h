@@ -1,27 +1,16 @@
 /*
- * goref vision: sorting floats, for medians. Small arrays (a point's
- * neighbours, a square's quadrants: most calls) by insertion, in place and
- * without a call per comparison; larger ones by qsort. The same order
- * either way (ascending; the values are never NaN), so a median taken from
- * it is the same number.
+ * goref vision: medians of floats without sorting. gv_selectf finds the
+ * k-th smallest (Hoare's selection; small arrays, a point's neighbours or
+ * a square's quadrants, the most calls, by insertion, in place and without
+ * a call per comparison); gv_medianf takes the median from it. The same
+ * number a full sort gives (the values are never NaN).
  */
 #ifndef GOREF_VISION_SORTF_H
 #define GOREF_VISION_SORTF_H
 
-#include <stdlib.h>
-
-static inline int gv_cmp_float(const void *a, const void *b)
-{
-	float x = *(const float *)a, y = *(const float *)b;
-	return (x > y) - (x < y);
-}
-
+/* v[0..n) in ascending order, by insertion (meant for small n). */
 static inline void gv_sortf(float *v, int n)
 {
-	if (n > 32) {
-		qsort(v, (size_t)n, sizeof *v, gv_cmp_float);
-		return;
-	}
 	for (int a = 1; a < n; a++) {
 		float t = v[a];
 		int b = a;

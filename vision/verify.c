@@ -77,7 +77,11 @@ static int span_lined(const gv_image *img, const double H[9], int i, int j, int 
 	return 2 * lined >= judged;
 }
 
-static int cmp_double(const void *a, const void *b);
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
 
 /* Whether the lattice goes on one cell beyond the outer line `outer` of
  * family dir (0: rows, 1: columns) toward `step` (-1 or 1) as the board's
@@ -228,12 +232,6 @@ static double cross_at(const double a[2], const double b[2], int fam, double c)
 		return 1e9;
 	double t = (c - a[k]) / d;
 	return a[1 - k] + t * (b[1 - k] - a[1 - k]);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
 }
 
 int gv_outline_margins(const double H[9], int size, const double outline[8], double margin[4], bool *ok)

@@ -28,6 +28,7 @@ void cli_locate_trace(gv_detect_opts *o)
 		o->trace = locate_trace_to_stderr;
 	o->dump_png = getenv("GOREF_LOCATE_DUMP");
 }
+
 char cli_cell_char(unsigned char c)
 {
 	return c == GR_BLACK ? 'X' : c == GR_WHITE ? 'O' : c == GV_UNKNOWN ? '?' : '.';

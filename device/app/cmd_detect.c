@@ -8,10 +8,8 @@
 
 #include "cli.h"
 #include "cli_vision.h"
-#include "cnn.h"
 #include "cvwrap.h"
 #include "detect.h"
-#include "diagram.h"
 #include "geom.h"
 #include "imgio.h"
 #include "png.h"

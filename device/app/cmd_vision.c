@@ -20,7 +20,6 @@
 #include "diagram.h"
 #include "geom.h"
 #include "imgio.h"
-#include "png.h"
 #include "tuning.h"
 
 
