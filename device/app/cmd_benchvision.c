@@ -18,11 +18,12 @@
 
 #include "cli.h"
 #include "cvwrap.h"
+#include "memory.h"
 #include "pipeline.h"
 #include "source.h"
 
 static const char benchvision_usage[] =
-	"usage: goref bench --vision [--board N] [--frames N] [--slow MS] [--json] DIR\n"
+	"usage: goref bench --vision [--board N] [--frames N] [--slow MS] [--cold] [--json] DIR\n"
 	"\n"
 	"Feeds the frames of DIR (a folder of photos with times.txt, as\n"
 	"goref-render writes them) through the frame pipeline, one core, and\n"
@@ -30,7 +31,10 @@ static const char benchvision_usage[] =
 	"for all frames and for the frames that were read (classified), and\n"
 	"the first frame (the start: the first grid search) apart from the\n"
 	"slowest after it. The decoding of the files is timed apart: a camera\n"
-	"delivers raw frames.\n"
+	"delivers raw frames. Before the first frame is fed, the heap is made\n"
+	"ready for frames of its size, as watch, replay and eval-video do (its\n"
+	"pages mapped at once, and kept: device/session/memory.h); that time is\n"
+	"given apart too.\n"
 	"Instructions per frame come from the CPU's counters (perf_event_open)\n"
 	"where the kernel allows it; elsewhere (a virtual machine) use\n"
 	"samples/bench_vision_instr.sh, which counts them under callgrind.\n"
@@ -39,6 +43,8 @@ static const char benchvision_usage[] =
 	"  --frames N   at most N frames (default all)\n"
 	"  --slow MS    lists on stderr every frame that took MS ms or more, with\n"
 	"               what it did: grid searches, points classified, a grid taken\n"
+	"  --cold       the heap not made ready: the frames map the memory they\n"
+	"               touch first, as before (for comparison)\n"
 	"  --json       one JSON object\n";
 
 /* The instructions retired by this thread, through perf_event_open; -1
@@ -116,7 +122,7 @@ int cmd_bench_vision(int argc, char **argv)
 	int board = 19;
 	long max_frames = -1;
 	double slow_ms = -1;
-	bool json = false;
+	bool json = false, cold = false;
 	const char *dir = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -142,6 +148,8 @@ int cmd_bench_vision(int argc, char **argv)
 			if (!cli_parse_int("--slow", argv[++i], 0, 100000, &ms))
 				return EXIT_USAGE;
 			slow_ms = ms;
+		} else if (!strcmp(a, "--cold")) {
+			cold = true;
 		} else if (!strcmp(a, "--json")) {
 			json = true;
 		} else if (!cli_positional("bench", benchvision_usage, "DIR", a, &dir)) {
@@ -186,7 +194,8 @@ int cmd_bench_vision(int argc, char **argv)
 	counter ctr;
 	counter_open(&ctr);
 	long n = 0, nread = 0, nins = 0;
-	double decode_ms = 0;
+	double decode_ms = 0, prep_ms = 0;
+	int prep_rc = 1;
 	int w = 0, h = 0, status = EXIT_OK;
 	long readings = 0;
 	gv_pipeline_stats last = {0};
@@ -224,6 +233,13 @@ int cmd_bench_vision(int argc, char **argv)
 		}
 		w = f->width;
 		h = f->height;
+		if (n == 0 && !cold) {
+			/* as watch, replay and eval-video do before their first
+			 * frame: the heap made ready for frames of this size */
+			double m0 = cli_cpu_ms();
+			prep_rc = gd_memory_prepare(gd_memory_for_frame(w, h));
+			prep_ms = cli_cpu_ms() - m0;
+		}
 		gv_observation obs;
 		long long i0 = counter_read(&ctr);
 		t0 = cli_cpu_ms();
@@ -269,11 +285,12 @@ int cmd_bench_vision(int argc, char **argv)
 			       "\"ms\":{\"mean\":%.3f,\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f,\"max\":%.3f},"
 			       "\"read_frames\":%ld,\"read_ms\":{\"mean\":%.3f,\"p50\":%.3f,\"p99\":%.3f,\"max\":%.3f},"
 			       "\"first_ms\":%.3f,\"max_after_first_ms\":%.3f,"
-			       "\"grid_searches\":%ld,\"classified_share\":%.4f,\"decode_ms_mean\":%.3f",
+			       "\"grid_searches\":%ld,\"classified_share\":%.4f,\"decode_ms_mean\":%.3f,"
+			       "\"memory_prepared\":%s,\"memory_ms\":%.3f",
 			       sa.n, w, h, board, sa.mean, sa.p50, sa.p90, sa.p99, sa.max, sr.n, sr.mean, sr.p50, sr.p99,
 			       sr.max, first_ms, after_max, ps.locates,
 			       ps.readings ? (double)ps.classified / ((double)ps.readings * board * board) : 0.0,
-			       decode_ms / (double)n);
+			       decode_ms / (double)n, prep_rc == 0 ? "true" : "false", prep_ms);
 			if (si.n)
 				printf(",\"instructions\":{\"mean\":%.0f,\"p99\":%.0f,\"max\":%.0f}", si.mean, si.p99, si.max);
 			else
@@ -291,6 +308,14 @@ int cmd_bench_vision(int argc, char **argv)
 			printf("  points classified again per reading: %.1f%% (the others keep their features)\n",
 			       ps.readings ? 100.0 * (double)ps.classified / ((double)ps.readings * board * board) : 0.0);
 			printf("  decoding the files (not in the pipeline): %.2f ms a frame\n", decode_ms / (double)n);
+			if (cold)
+				printf("  the heap not made ready (--cold)\n");
+			else if (prep_rc == 0)
+				printf("  the heap made ready before the first frame (not in the pipeline): %.0f MB in %.2f ms\n",
+				       (double)gd_memory_for_frame(w, h) / (1 << 20), prep_ms);
+			else
+				printf("  the heap could not be made ready here (%s)\n",
+				       prep_rc > 0 ? "not glibc's allocator" : "out of memory");
 			if (si.n)
 				printf("  instructions   mean %.2f M  p99 %.2f M  max %.2f M a frame\n", si.mean / 1e6,
 				       si.p99 / 1e6, si.max / 1e6);

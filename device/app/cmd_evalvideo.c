@@ -277,6 +277,7 @@ int cmd_eval_video(int argc, char **argv)
 	gd_loop_opts o;
 	gd_loop_opts_init(&o);
 	cli_loop_trace(&o); /* GOREF_PIPE_DEBUG: the pipeline's trace on stderr */
+	o.prepare_memory = true; /* this program runs frames: its heap made ready at the first (memory.h) */
 	bool json = false, quiet = false;
 	int ndirs = 0;
 	for (int i = 1; i < argc; i++) {

@@ -141,6 +141,7 @@ int cmd_replay(int argc, char **argv)
 	gd_loop_opts o;
 	gd_loop_opts_init(&o);
 	cli_loop_trace(&o); /* GOREF_PIPE_DEBUG: the pipeline's trace on stderr */
+	o.prepare_memory = true; /* this program runs frames: its heap made ready at the first (memory.h) */
 	const char *src_path = NULL, *sgf_out = NULL, *events_out = NULL, *log_out = NULL;
 	const char *times = NULL;
 	cli_frames fr = {.format = "rgb24"};
@@ -242,11 +243,11 @@ int cmd_replay(int argc, char **argv)
 		snprintf(ctx->buf, sizeof ctx->buf,
 		         "{\"type\":\"summary\",\"frames\":%ld,\"width\":%d,\"height\":%d,\"observations\":%ld,"
 		         "\"moves\":%d,\"relocations\":%ld,\"held_points\":%ld,\"ms_per_frame\":%.3f,"
-		         "\"ms_max\":%.3f,\"ms_read_per_frame\":%.3f}",
+		         "\"ms_max\":%.3f,\"ms_read_per_frame\":%.3f,\"ms_memory\":%.3f}",
 		         st.frames, st.width, st.height, st.observations,
 		         ref ? gr_record_move_count(gr_referee_record(ref)) : 0, st.pipe.relocations,
 		         st.pipe.held_points, st.frames ? st.pipe_ms / (double)st.frames : 0.0, st.pipe_max_ms,
-		         st.frames ? st.read_ms / (double)st.frames : 0.0);
+		         st.frames ? st.read_ms / (double)st.frames : 0.0, st.memory_ms);
 		if (!quiet)
 			puts(ctx->buf);
 		if (ctx->events)

@@ -268,6 +268,7 @@ int cmd_watch(int argc, char **argv)
 	gd_loop_opts o;
 	gd_loop_opts_init(&o);
 	cli_loop_trace(&o); /* GOREF_PIPE_DEBUG: the pipeline's trace on stderr */
+	o.prepare_memory = true; /* this program runs frames: its heap made ready at the first (memory.h) */
 	const char *device = "/dev/video0";
 	const char *journal = "goref-game.log", *sgf_out = "goref-game.sgf", *events_out = "goref-game.jsonl";
 	cli_frames fr = {.format = "rgb24"};

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cvwrap.h"
+#include "memory.h"
 #include "undistort.h"
 #include "obslog.h"
 #include "stop.h"
@@ -211,6 +212,11 @@ int gd_loop_command(gd_loop *l, double t, gr_command cmd, gr_color color, bool l
 
 int gd_loop_frame(gd_loop *l, const gv_image *frame, double t, char *err, size_t cap)
 {
+	if (l->o.prepare_memory && l->st.frames == 0) {
+		double t0 = cpu_ms();
+		gd_memory_prepare(gd_memory_for_frame(frame->width, frame->height));
+		l->st.memory_ms += cpu_ms() - t0;
+	}
 	double t1 = cpu_ms();
 	if (l->o.undistort) {
 		int rc = 0;

@@ -31,6 +31,9 @@ typedef struct gd_loop_opts {
 	                             needs 2 */
 	bool wait_empty;          /* no position is logged or refereed before one with no stone (a new
 	                             game begun while the last one's stones are still on the board) */
+	bool prepare_memory;      /* at the first frame, before it is read, the heap made ready for
+	                             frames of its size (memory.h: changes the whole process's
+	                             allocator; for the programs that run frames) */
 	bool undistort;           /* undo the lens's distortion (K, dist) before the pipeline */
 	double K[9];              /* camera matrix, row-major */
 	double dist[5];
@@ -52,6 +55,7 @@ typedef struct gd_loop_stats {
 	double pipe_ms;        /* CPU time in the frame pipeline */
 	double pipe_max_ms;    /* the slowest frame in the pipeline */
 	double ref_ms;         /* CPU time in the referee */
+	double memory_ms;      /* CPU time making the heap ready (prepare_memory), not in pipe_ms */
 	int width, height;
 	double last_t;         /* the time of the last frame, observation or command */
 	gv_pipeline_stats pipe;
