@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "geom.h"
+#include "image.h"
 #include "sortf.h"
 
 static void test_four_corners_round_trip(void **s)
@@ -80,6 +81,67 @@ static int cmp_plain(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The classifiers' bilinear sampler (gv_px_rgb, the three channels at once
+ * where SSE2 is) against the scalar formula written out: the same floats to
+ * the bit, at random points and at every clamp (the edges, the last row
+ * and column, outside the image), on an image whose rows have padding. */
+static void ref_px_rgb(const gv_image *im, double x, double y, float out[3])
+{
+	double mx = im->width - 1.001, my = im->height - 1.001;
+	x = x < 0 ? 0 : x > mx ? mx : x;
+	y = y < 0 ? 0 : y > my ? my : y;
+	int ix = (int)x, iy = (int)y;
+	float fx = (float)(x - ix), fy = (float)(y - iy);
+	const unsigned char *p = im->data + (size_t)iy * im->stride + (size_t)ix * (size_t)im->channels;
+	const unsigned char *q = p + im->stride;
+	int c = im->channels;
+	for (int k = 0; k < 3; k++) {
+		int kk = c == 3 ? k : 0;
+		float top = p[kk] + fx * (float)(p[c + kk] - p[kk]);
+		float bot = q[kk] + fx * (float)(q[c + kk] - q[kk]);
+		out[k] = top + fy * (bot - top);
+	}
+}
+
+static void test_bilinear_sampler(void **st)
+{
+	(void)st;
+	for (int ch = 1; ch <= 3; ch += 2) {
+		int w = 37, h = 23;
+		size_t stride = (size_t)w * (size_t)ch + 5; /* padded rows */
+		/* exactly the rows: a read past the last pixel would be caught
+		 * by the sanitizers */
+		unsigned char *buf = malloc(stride * (size_t)(h - 1) + (size_t)w * (size_t)ch);
+		assert_non_null(buf);
+		unsigned int r = 12345;
+		for (size_t i = 0; i < stride * (size_t)(h - 1) + (size_t)w * (size_t)ch; i++) {
+			r = r * 1103515245u + 12345u;
+			buf[i] = (unsigned char)(r >> 16);
+		}
+		gv_image im = {.width = w, .height = h, .channels = ch, .stride = stride, .data = buf};
+		int n = 0;
+		for (int k = 0; k < 20000; k++) {
+			double x, y;
+			if (k < 400) { /* the edges and beyond */
+				static const double e[] = {-3, -0.2, 0, 0.4, 35.5, 35.999, 36, 36.2, 40};
+				x = k % 20 < 9 ? e[k % 9] : (k % 37) + 0.25;
+				y = k % 7 < 4 ? e[(k / 9) % 9] : 21.9999 + (k % 3) * 0.5;
+			} else {
+				r = r * 1103515245u + 12345u;
+				x = (r >> 8) % 40000 / 1000.0 - 1.5;
+				r = r * 1103515245u + 12345u;
+				y = (r >> 8) % 26000 / 1000.0 - 1.5;
+			}
+			float a[3], b[3];
+			gv_px_rgb(&im, x, y, a);
+			ref_px_rgb(&im, x, y, b);
+			n += memcmp(a, b, sizeof a) != 0;
+		}
+		assert_int_equal(n, 0);
+		free(buf);
+	}
+}
+
 static void test_selection_as_sorting(void **st)
 {
 	(void)st;
@@ -116,6 +178,7 @@ int main(void)
 		cmocka_unit_test(test_fit_many_points_with_rectangular_cells),
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_selection_as_sorting),
+		cmocka_unit_test(test_bilinear_sampler),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -261,6 +261,30 @@ static void quadrants(const sampler *s, const board_model *m, double cu, double 
 			hv[side][a][1] = H[4] * v;
 			hv[side][a][2] = H[7] * v;
 		}
+#ifdef __SSE2__
+	if (s->im->channels == 3) {
+		/* the same sums, the three channels at once (gv_px_rgb_sse) */
+		for (int q = 0; q < 4; q++) {
+			int su = q & 1, sv = (q & 2) >> 1;
+			__m128 acc = _mm_setzero_ps();
+			for (int b = 0; b < 3; b++)
+				for (int a = 0; a < 3; a++) {
+					const double *pu = hu[su][a], *pv = hv[sv][b];
+					double w = pu[2] + pv[2] + H[8];
+					if (fabs(w) >= 1e-12)
+						acc = _mm_add_ps(acc, gv_px_rgb_sse(s->im, (pu[0] + pv[0] + H[2]) / w,
+						                                    (pu[1] + pv[1] + H[5]) / w));
+					else
+						acc = _mm_add_ps(acc, _mm_setzero_ps());
+				}
+			float c[4];
+			_mm_storeu_ps(c, _mm_div_ps(acc, _mm_set1_ps(9.0f)));
+			qb[q] = (float)log((lum(c) + 1) / (bl + 1));
+			qy[q] = (float)(yel(c) - by);
+		}
+		return;
+	}
+#endif
 	for (int q = 0; q < 4; q++) {
 		int su = q & 1, sv = (q & 2) >> 1;
 		float acc[3] = {0, 0, 0};
