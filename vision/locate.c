@@ -63,7 +63,26 @@ static int ridge(const gv_image *g, gv_image *bin, int thresh)
 		if (nv == 3 && w > 6) {
 			/* the inside: every d on both axes, no branch but min and max */
 			const unsigned char *u1 = up[0], *u2 = up[1], *u3 = up[2], *d1 = dn[0], *d2 = dn[1], *d3 = dn[2];
-			for (int x = 3; x < w - 3; x++) {
+			int x = 3;
+#ifdef __SSE2__
+			/* sixteen pixels at a time in bytes: dip is min(a, b) - c
+			 * saturated at 0, the same values as below */
+#define GV_LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define GV_DIP(a, b) _mm_subs_epu8(_mm_min_epu8(GV_LD(a), GV_LD(b)), c)
+			for (; x + 16 <= w - 3; x += 16) {
+				__m128i c = GV_LD(row + x);
+				__m128i bh = _mm_max_epu8(_mm_max_epu8(GV_DIP(row + x - 1, row + x + 1), GV_DIP(row + x - 2, row + x + 2)),
+				                          GV_DIP(row + x - 3, row + x + 3));
+				__m128i bv = _mm_max_epu8(_mm_max_epu8(GV_DIP(u1 + x, d1 + x), GV_DIP(u2 + x, d2 + x)), GV_DIP(u3 + x, d3 + x));
+				__m128i m = _mm_max_epu8(bh, bv);
+				_mm_storeu_si128((__m128i *)(void *)(ro + x), m);
+				/* 0 where bh >= bv (the larger is bh), else 1 */
+				_mm_storeu_si128((__m128i *)(void *)(dr + x), _mm_andnot_si128(_mm_cmpeq_epi8(m, bh), _mm_set1_epi8(1)));
+			}
+#undef GV_DIP
+#undef GV_LD
+#endif
+			for (; x < w - 3; x++) {
 				int c = row[x];
 				int bh = dip(row[x - 1], row[x + 1], c), bv = dip(u1[x], d1[x], c);
 				int m = dip(row[x - 2], row[x + 2], c);
@@ -354,6 +373,20 @@ static double prof_at(const double *P, double x)
 
 /* Fits N equally spaced lines to a profile: best offset o and spacing sp (in
  * bins). Returns the score (<= 0: nothing found). */
+/* On x86-64, a second build of fit_lines for CPUs with AVX2 (chosen at
+ * load time): its loops over the offsets take four doubles at a time
+ * instead of two. AVX2 without FMA: the same operations in the same order,
+ * so the same results to the bit. */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define GV_CLONES_AVX2 __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef GV_CLONES_AVX2
+#define GV_CLONES_AVX2
+#endif
+
+GV_CLONES_AVX2
 static double fit_lines(const double *P, int N, double smin, double smax, double *o_out, double *sp_out)
 {
 	/* Scores: the log of each line's response (plus a floor), so that one
