@@ -610,6 +610,48 @@ static void test_shrink_area_as_opencv(void **st)
 	gv_image_free(&src);
 }
 
+/* gv_grey against OpenCV's cvtColor (gv_cv_grey): every one of the 2^24
+ * colours, on rows of a width a multiple of 16 and of one that is not
+ * (OpenCV's vector loop and its tail; the AVX2 build of the row and the
+ * plain one); a grey image copied. */
+static void test_grey_as_opencv(void **st)
+{
+	(void)st;
+	static const int widths[] = {4096, 4093};
+	for (int wi = 0; wi < 2; wi++) {
+		int w = widths[wi], h = (int)(((1L << 24) + w - 1) / w);
+		gv_image im, a, b;
+		assert_int_equal(gv_image_alloc(&im, w, h, 3), 0);
+		for (long i = 0; i < (long)w * h; i++) {
+			long c = i & ((1L << 24) - 1);
+			unsigned char *p = im.data + (size_t)(i / w) * im.stride + (size_t)(i % w) * 3;
+			p[0] = (unsigned char)(c & 255);
+			p[1] = (unsigned char)((c >> 8) & 255);
+			p[2] = (unsigned char)(c >> 16);
+		}
+		char err[200];
+		assert_int_equal(gv_grey(&im, &a), 0);
+		assert_int_equal(gv_cv_grey(&im, &b, err, sizeof err), 0);
+		assert_int_equal(a.width, w);
+		assert_int_equal(a.height, h);
+		long differ = 0;
+		for (int y = 0; y < h; y++)
+			differ += memcmp(a.data + (size_t)y * a.stride, b.data + (size_t)y * b.stride, (size_t)w) != 0;
+		assert_int_equal(differ, 0);
+		/* grey in: a copy */
+		gv_image g2;
+		assert_int_equal(gv_grey(&a, &g2), 0);
+		assert_memory_equal(g2.data, a.data, (size_t)w * (size_t)h);
+		gv_image_free(&g2);
+		gv_image_free(&im);
+		gv_image_free(&a);
+		gv_image_free(&b);
+	}
+	gv_image none = {0}, out;
+	assert_int_equal(gv_grey(&none, &out), GV_EINVAL);
+	assert_null(out.data);
+}
+
 static void test_pnm_shorter_than_declared(void **st)
 {
 	(void)st;
@@ -684,6 +726,7 @@ int main(void)
 		cmocka_unit_test(test_pnm_shorter_than_declared),
 		cmocka_unit_test(test_not_images),
 		cmocka_unit_test(test_shrink_area_as_opencv),
+		cmocka_unit_test(test_grey_as_opencv),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -32,6 +32,38 @@ void gv_image_free(gv_image *img)
 	memset(img, 0, sizeof *img);
 }
 
+/* One row (a loop the compiler vectorizes where the CPU can gather the
+ * three channels: AVX2, NEON). */
+GV_CLONES_AVX2
+static void grey_row(const unsigned char *restrict s, unsigned char *restrict d, int n)
+{
+	for (int x = 0; x < n; x++)
+		d[x] = (unsigned char)(((unsigned)s[3 * x] * 9798u + (unsigned)s[3 * x + 1] * 19235u +
+		                        (unsigned)s[3 * x + 2] * 3735u + (1u << 14)) >> 15);
+}
+
+int gv_grey(const gv_image *src, gv_image *out)
+{
+	if (!out)
+		return GV_EINVAL;
+	memset(out, 0, sizeof *out);
+	if (!src || !src->data || (src->channels != 1 && src->channels != 3))
+		return GV_EINVAL;
+	int rc = gv_image_alloc(out, src->width, src->height, 1);
+	if (rc)
+		return rc;
+	for (int y = 0; y < src->height; y++) {
+		const unsigned char *s = src->data + (size_t)y * src->stride;
+		unsigned char *d = out->data + (size_t)y * out->stride;
+		if (src->channels == 1) {
+			memcpy(d, s, (size_t)src->width);
+			continue;
+		}
+		grey_row(s, d, src->width);
+	}
+	return GV_OK;
+}
+
 void gv_fit_size(int w, int h, int max_side, int *fw, int *fh)
 {
 	*fw = w;

@@ -16,6 +16,20 @@
 #include <emmintrin.h>
 #endif
 
+/* A function marked GV_CLONES_AVX2 is built twice on x86-64, for any CPU
+ * and for one with AVX2, the one to run chosen at load time (GCC's
+ * target_clones): loops the compiler vectorizes then take twice the data a
+ * step. AVX2 without FMA: the same operations in the same order, so the
+ * same results to the bit. Elsewhere it is nothing. */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define GV_CLONES_AVX2 __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef GV_CLONES_AVX2
+#define GV_CLONES_AVX2
+#endif
+
 /* Error codes of vision/ (0 is success; the rules core's GR_E* codes are
  * -1..-4 and keep their meaning here). */
 enum {
@@ -74,6 +88,14 @@ void gv_shrink_end(gv_shrink *s);
  * ratio that is not a whole number. out is allocated. Returns 0,
  * GV_EINVAL or GV_ENOMEM. */
 int gv_shrink_area(const gv_image *src, gv_image *out, int dw, int dh);
+
+/* The image in grey (out allocated; a grey image is copied): from R, G, B
+ * (9798 R + 19235 G + 3735 B + 2^14) >> 15, the fixed-point weights (0.299,
+ * 0.587, 0.114 in fifteen bits) and rounding that OpenCV's cvtColor
+ * RGB2GRAY uses for bytes: the same grey levels, without OpenCV
+ * (test_vision_imgio compares every one of the 2^24 colours with
+ * gv_cv_grey). Returns 0, GV_EINVAL or GV_ENOMEM. */
+int gv_grey(const gv_image *src, gv_image *out);
 
 /* Pixel address (no range check). */
 static inline unsigned char *gv_px(const gv_image *img, int x, int y)

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cvwrap.h"
 #include "geom.h"
 #include "hough.h"
 #include "png.h"
@@ -373,19 +372,8 @@ static double prof_at(const double *P, double x)
 
 /* Fits N equally spaced lines to a profile: best offset o and spacing sp (in
  * bins). Returns the score (<= 0: nothing found). */
-/* On x86-64, a second build of fit_lines for CPUs with AVX2 (chosen at
- * load time): its loops over the offsets take four doubles at a time
- * instead of two. AVX2 without FMA: the same operations in the same order,
- * so the same results to the bit. */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define GV_CLONES_AVX2 __attribute__((target_clones("avx2", "default")))
-#endif
-#endif
-#ifndef GV_CLONES_AVX2
-#define GV_CLONES_AVX2
-#endif
-
+/* a second build for AVX2 (image.h): its loops over the offsets take four
+ * doubles at a time instead of two */
 GV_CLONES_AVX2
 static double fit_lines(const double *P, int N, double smin, double smax, double *o_out, double *sp_out)
 {
@@ -830,13 +818,12 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 		set_err(err, cap, "locate: the size must be 5..19 and the working size at least 100");
 		return GV_EINVAL;
 	}
-	char cverr[200];
 	gv_image grey = {0}, small = {0}, bin = {0};
 	seg *s = NULL;
 	float *raw = NULL;
-	int rc = gv_cv_grey(img, &grey, cverr, sizeof cverr);
+	int rc = gv_grey(img, &grey);
 	if (rc)
-		goto cv_fail;
+		goto fail;
 	double scale = 1;
 	int longer = img->width > img->height ? img->width : img->height;
 	if (longer > work) {
@@ -996,9 +983,6 @@ found:
 	out->support = support;
 	out->residual = resid;
 	rc = 0;
-	goto out;
-cv_fail:
-	set_err(err, cap, cverr);
 	goto out;
 fail:
 	set_err(err, cap, rc == GV_ENOMEM ? "locate: out of memory" : "locate: failed");

@@ -181,11 +181,13 @@ static double polish(const gv_image *g, int n, double c[8], double start, const 
 
 /* The photo in grey at the outline's working size (GV_OUTLINE_WORK_PX on
  * the longer side, never enlarged) into *small, and the scale from the
- * photo's pixels to it. 0 or an error of cvwrap.h. */
+ * photo's pixels to it. 0, GV_EINVAL or GV_ENOMEM, with a message. */
 static int work_grey(const gv_image *img, gv_image *small, double *scale, char *err, size_t cap)
 {
 	gv_image grey = {0};
-	int rc = gv_cv_grey(img, &grey, err, cap);
+	int rc = gv_grey(img, &grey);
+	if (rc)
+		snprintf(err, cap, "outline: %s", rc == GV_ENOMEM ? "out of memory" : "bad image");
 	int longer = img->width > img->height ? img->width : img->height;
 	*scale = longer > GV_OUTLINE_WORK_PX ? (double)GV_OUTLINE_WORK_PX / longer : 1;
 	int w = (int)lround(img->width * *scale), h = (int)lround(img->height * *scale);
@@ -194,7 +196,8 @@ static int work_grey(const gv_image *img, gv_image *small, double *scale, char *
 		if (rc)
 			snprintf(err, cap, "outline: out of memory");
 	} else if (!rc) {
-		rc = gv_cv_grey(&grey, small, err, cap);
+		*small = grey; /* small enough already */
+		grey = (gv_image){0};
 	}
 	gv_image_free(&grey);
 	return rc;
