@@ -232,6 +232,13 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			dtr(opts, "detect: the outline's grid found");
 			if (rc2)
 				dtr(opts, "outline: %s", err2);
+			if (rc2 == GV_ENOMEM || rc2 == GV_ECV) {
+				/* not "no board": the outline could not be looked for */
+				if (err && cap)
+					snprintf(err, cap, "%s", err2);
+				rc = rc2;
+				goto done;
+			}
 			if (!rc2) {
 				/* polished on the spans between the points read empty
 				 * through it, as clicked corners are, within
