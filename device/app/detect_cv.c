@@ -12,7 +12,9 @@
  * on to its own: the same code, the same answers.
  *
  * The module is looked for beside the running program (/proc/self/exe),
- * then in GOREF_CV_MODULE_DIR (the install's lib/goref). When it cannot be
+ * then in the install's lib/goref beside its bin/ (GOREF_CV_MODULE_REL
+ * from the program's folder), then in GOREF_CV_MODULE_DIR (the same folder
+ * as configured). When it cannot be
  * loaded, each call fails with GV_ECV and a message that names it. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -26,41 +28,44 @@
 #ifndef GOREF_CV_MODULE_DIR
 #define GOREF_CV_MODULE_DIR "/usr/local/lib/goref"
 #endif
+#ifndef GOREF_CV_MODULE_REL
+#define GOREF_CV_MODULE_REL "../lib/goref"
+#endif
 #define MODULE "goref-cv.so"
 
 static void *module;
-static char why[512];
+static char why[1024];
 
 /* The module's function name, or NULL with a message in err. */
 static void *cv_fn(const char *name, char *err, size_t cap)
 {
 	if (!module && !why[0]) {
 		/* beside the running program, then where it is installed */
-		char beside[PATH_MAX + sizeof MODULE + 1] = "";
-		ssize_t n = readlink("/proc/self/exe", beside, PATH_MAX);
-		char *slash = n > 0 ? (beside[n] = 0, strrchr(beside, '/')) : NULL;
+		char dir[PATH_MAX] = "";
+		ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+		char *slash = n > 0 ? (dir[n] = 0, strrchr(dir, '/')) : NULL;
 		if (slash)
-			strcpy(slash + 1, MODULE);
+			*slash = 0;
 		else
-			beside[0] = 0;
-		const char *paths[2] = {beside, GOREF_CV_MODULE_DIR "/" MODULE};
-		for (int k = 0; k < 2 && !module; k++) {
-			if (!paths[k][0] || access(paths[k], F_OK) != 0)
+			dir[0] = 0;
+		char paths[3][PATH_MAX + 64];
+		snprintf(paths[0], sizeof paths[0], "%s/%s", dir, MODULE);
+		snprintf(paths[1], sizeof paths[1], "%s/%s/%s", dir, GOREF_CV_MODULE_REL, MODULE);
+		snprintf(paths[2], sizeof paths[2], "%s/%s", GOREF_CV_MODULE_DIR, MODULE);
+		for (int k = 0; k < 3 && !module; k++) {
+			if ((k < 2 && !dir[0]) || access(paths[k], F_OK) != 0)
 				continue;
 			module = dlopen(paths[k], RTLD_NOW | RTLD_LOCAL);
 			if (!module) {
 				const char *e = dlerror();
-				snprintf(why, sizeof why, "%s cannot be loaded: %s", paths[k], e ? e : "unknown error");
+				snprintf(why, sizeof why, "%.400s cannot be loaded: %.300s", paths[k], e ? e : "unknown error");
 			}
 		}
-		if (!module && !why[0]) {
-			if (slash)
-				*slash = 0;
+		if (!module && !why[0])
 			snprintf(why, sizeof why,
 			         "OpenCV's part of goref, %s (for the board's outline, the lens and the overlay), is "
-			         "neither beside the program (%s) nor in %s",
-			         MODULE, slash ? beside : "?", GOREF_CV_MODULE_DIR);
-		}
+			         "neither beside the program (%.200s) nor in %.200s/%s nor in %s",
+			         MODULE, dir[0] ? dir : "?", dir[0] ? dir : "?", GOREF_CV_MODULE_REL, GOREF_CV_MODULE_DIR);
 	}
 	void *f = module ? dlsym(module, name) : NULL;
 	if (!f && module && !why[0])
