@@ -103,6 +103,20 @@ static inline unsigned char *gv_px(const gv_image *img, int x, int y)
 	return img->data + (size_t)y * img->stride + (size_t)x * (size_t)img->channels;
 }
 
+/* The bilinear sampling's point (x, y) clamped to the image (so that the
+ * pixel right of and below it are on it): its top-left pixel, and the
+ * fractions to the next ones in float. */
+static inline const unsigned char *gv_px_bilinear(const gv_image *im, double x, double y, float *fx, float *fy)
+{
+	double mx = im->width - 1.001, my = im->height - 1.001;
+	x = x < 0 ? 0 : x > mx ? mx : x;
+	y = y < 0 ? 0 : y > my ? my : y;
+	int ix = (int)x, iy = (int)y;
+	*fx = (float)(x - ix);
+	*fy = (float)(y - iy);
+	return gv_px(im, ix, iy);
+}
+
 #ifdef __SSE2__
 /* gv_px_rgb of an RGB image (channels 3) as the first three lanes (the
  * fourth is a byte of no meaning): the three channels at once, each lane
@@ -113,12 +127,8 @@ static inline unsigned char *gv_px(const gv_image *img, int x, int y)
  * (ix + 1 and iy + 1 are on it). */
 static inline __m128 gv_px_rgb_sse(const gv_image *im, double x, double y)
 {
-	double mx = im->width - 1.001, my = im->height - 1.001;
-	x = x < 0 ? 0 : x > mx ? mx : x;
-	y = y < 0 ? 0 : y > my ? my : y;
-	int ix = (int)x, iy = (int)y;
-	float fx = (float)(x - ix), fy = (float)(y - iy);
-	const unsigned char *p = gv_px(im, ix, iy);
+	float fx, fy;
+	const unsigned char *p = gv_px_bilinear(im, x, y, &fx, &fy);
 	const unsigned char *q = p + im->stride;
 	__m128i z = _mm_setzero_si128();
 	uint32_t w[4];
@@ -150,12 +160,8 @@ static inline void gv_px_rgb(const gv_image *im, double x, double y, float out[3
 		return;
 	}
 #endif
-	double mx = im->width - 1.001, my = im->height - 1.001;
-	x = x < 0 ? 0 : x > mx ? mx : x;
-	y = y < 0 ? 0 : y > my ? my : y;
-	int ix = (int)x, iy = (int)y;
-	float fx = (float)(x - ix), fy = (float)(y - iy);
-	const unsigned char *p = gv_px(im, ix, iy);
+	float fx, fy;
+	const unsigned char *p = gv_px_bilinear(im, x, y, &fx, &fy);
 	const unsigned char *q = p + im->stride;
 	int c = im->channels;
 	for (int k = 0; k < 3; k++) {
