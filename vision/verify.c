@@ -19,9 +19,18 @@ static double grey_at(const gv_image *img, double x, double y)
 	int x0 = (int)x, y0 = (int)y;
 	double fx = x - x0, fy = y - y0;
 	double v[4];
-	for (int k = 0; k < 4; k++) {
-		const unsigned char *p = gv_px(img, x0 + (k & 1), y0 + (k >> 1));
-		v[k] = img->channels == 3 ? (p[0] + p[1] + p[2]) / 3.0 : p[0];
+	/* the four pixels from the first one's address */
+	const unsigned char *p = gv_px(img, x0, y0), *q = p + img->stride;
+	if (img->channels == 3) {
+		v[0] = (p[0] + p[1] + p[2]) / 3.0;
+		v[1] = (p[3] + p[4] + p[5]) / 3.0;
+		v[2] = (q[0] + q[1] + q[2]) / 3.0;
+		v[3] = (q[3] + q[4] + q[5]) / 3.0;
+	} else {
+		v[0] = p[0];
+		v[1] = p[1];
+		v[2] = q[0];
+		v[3] = q[1];
 	}
 	return (v[0] * (1 - fx) + v[1] * fx) * (1 - fy) + (v[2] * (1 - fx) + v[3] * fx) * fy;
 }
