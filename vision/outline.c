@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cvwrap.h"
@@ -147,12 +148,42 @@ static double grid_score(const gv_image *g, const double H[9], int n, const unsi
 	return empty ? open_score(g, H, n, empty, 3) : family_score(g, H, n, 0, 1) + family_score(g, H, n, 1, 1);
 }
 
+/* The corners already scored in one polish, with their scores: a round
+ * that moves nothing tries again many of the last round's corners (those
+ * tried after its last move), and a score is the same every time. */
+#define POLISH_MEMO 512
+typedef struct polish_memo {
+	int n;
+	double c[POLISH_MEMO][8];
+	double score[POLISH_MEMO];
+} polish_memo;
+
+static double memo_score(polish_memo *m, const gv_image *g, int n, const double c[8], const unsigned char *empty)
+{
+	for (int i = m->n - 1; i >= 0; i--)
+		if (!memcmp(m->c[i], c, sizeof m->c[i]))
+			return m->score[i];
+	double H[9], sc = -1;
+	if (gv_h_from_corners(c, n, H))
+		sc = grid_score(g, H, n, empty);
+	if (m->n < POLISH_MEMO) {
+		memcpy(m->c[m->n], c, sizeof m->c[m->n]);
+		m->score[m->n++] = sc;
+	}
+	return sc;
+}
+
 static double polish(const gv_image *g, int n, double c[8], double start, const unsigned char *empty)
 {
 	double H[9];
 	if (!gv_h_from_corners(c, n, H))
 		return 0;
 	double best = grid_score(g, H, n, empty);
+	polish_memo *m = calloc(1, sizeof *m); /* none: every score computed */
+	if (m) {
+		memcpy(m->c[0], c, sizeof m->c[0]);
+		m->score[m->n++] = best;
+	}
 	for (double step = start; step >= 0.25; step /= 2) {
 		bool moved = true;
 		for (int it = 0; moved && it < 6; it++) {
@@ -162,7 +193,9 @@ static double polish(const gv_image *g, int n, double c[8], double start, const 
 					double keep = c[k];
 					c[k] += sgn * step;
 					double sc = -1;
-					if (gv_h_from_corners(c, n, H))
+					if (m)
+						sc = memo_score(m, g, n, c, empty);
+					else if (gv_h_from_corners(c, n, H))
 						sc = grid_score(g, H, n, empty);
 					if (sc > best) {
 						best = sc;
@@ -173,6 +206,7 @@ static double polish(const gv_image *g, int n, double c[8], double start, const 
 				}
 		}
 	}
+	free(m);
 	return best;
 }
 
