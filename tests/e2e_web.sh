@@ -43,7 +43,12 @@ fi
 if [ $st -eq 0 ]; then
 	code=$(curl -s -o "$tmp/ng" -w '%{http_code}' -X POST -H "X-Goref-Pin: $pin" "http://127.0.0.1:$port/action/new-game")
 	if [ "$code" = 200 ]; then ok; else bad "new-game: HTTP $code"; fi
-	for _ in $(seq 50); do [ -f "$tmp/game.log.1" ] && break; sleep 0.1; done
+	# the action is queued for the frame loop, which sets the journal aside,
+	# then begins the new one and empties the events file: wait for all of it
+	for _ in $(seq 50); do
+		[ -f "$tmp/game.log.1" ] && [ ! -s "$tmp/game.log" ] && [ ! -s "$tmp/game.jsonl" ] && break
+		sleep 0.1
+	done
 	if [ -f "$tmp/game.log.1" ] && [ ! -s "$tmp/game.log" ] && [ ! -s "$tmp/game.jsonl" ]; then ok; else
 		bad "new-game: the journal not set aside as game.log.1, or the new one not empty"; ls -la "$tmp"
 	fi
