@@ -271,11 +271,11 @@ static void quadrants(const sampler *s, const board_model *m, double cu, double 
 				for (int a = 0; a < 3; a++) {
 					const double *pu = hu[su][a], *pv = hv[sv][b];
 					double w = pu[2] + pv[2] + H[8];
+					/* a point at infinity adds nothing (the sums are
+					 * never below zero: adding +0 would change none) */
 					if (fabs(w) >= 1e-12)
 						acc = _mm_add_ps(acc, gv_px_rgb_sse(s->im, (pu[0] + pv[0] + H[2]) / w,
 						                                    (pu[1] + pv[1] + H[5]) / w));
-					else
-						acc = _mm_add_ps(acc, _mm_setzero_ps());
 				}
 			float c[4];
 			_mm_storeu_ps(c, _mm_div_ps(acc, _mm_set1_ps(9.0f)));

@@ -371,9 +371,8 @@ static double prof_at(const double *P, double x)
 }
 
 /* Fits N equally spaced lines to a profile: best offset o and spacing sp (in
- * bins). Returns the score (<= 0: nothing found). */
-/* a second build for AVX2 (image.h): its loops over the offsets take four
- * doubles at a time instead of two */
+ * bins). Returns the score (<= 0: nothing found). Built a second time for
+ * AVX2 (image.h): its loops over the offsets take four doubles at a time. */
 GV_CLONES_AVX2
 static double fit_lines(const double *P, int N, double smin, double smax, double *o_out, double *sp_out)
 {

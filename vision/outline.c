@@ -5,7 +5,6 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cvwrap.h"
@@ -178,12 +177,9 @@ static double polish(const gv_image *g, int n, double c[8], double start, const 
 	double H[9];
 	if (!gv_h_from_corners(c, n, H))
 		return 0;
-	double best = grid_score(g, H, n, empty);
-	polish_memo *m = calloc(1, sizeof *m); /* none: every score computed */
-	if (m) {
-		memcpy(m->c[0], c, sizeof m->c[0]);
-		m->score[m->n++] = best;
-	}
+	polish_memo m; /* 36 KB */
+	m.n = 0;
+	double best = memo_score(&m, g, n, c, empty);
 	for (double step = start; step >= 0.25; step /= 2) {
 		bool moved = true;
 		for (int it = 0; moved && it < 6; it++) {
@@ -192,11 +188,7 @@ static double polish(const gv_image *g, int n, double c[8], double start, const 
 				for (int sgn = -1; sgn <= 1; sgn += 2) {
 					double keep = c[k];
 					c[k] += sgn * step;
-					double sc = -1;
-					if (m)
-						sc = memo_score(m, g, n, c, empty);
-					else if (gv_h_from_corners(c, n, H))
-						sc = grid_score(g, H, n, empty);
+					double sc = memo_score(&m, g, n, c, empty);
 					if (sc > best) {
 						best = sc;
 						moved = true;
@@ -206,7 +198,6 @@ static double polish(const gv_image *g, int n, double c[8], double start, const 
 				}
 		}
 	}
-	free(m);
 	return best;
 }
 
