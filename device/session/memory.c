@@ -41,8 +41,9 @@ size_t gd_memory_for_frame(int width, int height)
  * in a virtual machine with shadow page tables (this project's build
  * machine) the kernel's mapping is not yet the hypervisor's, and the first
  * write from the program still traps: the writes take that here, up front
- * (measured, 18 MB: populating 3.4 ms and the first frame 22 ms; writing
- * alone 52 ms and 17 ms; both 26 ms and 17 ms). */
+ * (measured once with throwaway variants of this file under bench --vision,
+ * 18 MB: populating 3.4 ms and the first frame 22 ms; writing alone 52 ms
+ * and 17 ms; both 26 ms and 17 ms). */
 static void map_now(char *p, size_t n)
 {
 	long pg = sysconf(_SC_PAGESIZE);
