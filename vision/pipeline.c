@@ -75,6 +75,7 @@ struct gv_pipeline {
 	float feat_pt[NPT];       /* each point's patch grey when its features were taken */
 	bool doubt[NPT];          /* read hidden, covered or unsure last time: classified again */
 	double check_t;           /* when the grid was last searched for by the clock (not by a drop) */
+	double empty_t;           /* when the first frame showed an empty board (-1: it did not) */
 	/* the last observation */
 	bool have_obs;
 	unsigned char cells[NPT];
@@ -130,6 +131,7 @@ int gv_pipeline_new(gv_pipeline **out, const gv_pipeline_opts *opts)
 	p->size = o.size;
 	p->nsq = (o.size + 1) * (o.size + 1);
 	p->st.located = false;
+	p->empty_t = -1;
 	*out = p;
 	return 0;
 }
@@ -492,7 +494,7 @@ static bool wood_chroma(const gv_pipeline *p, const unsigned char *cells, float 
  * Clears those squares; returns how many stay hidden. */
 #define STONE_PATCH 6
 static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float cur[NSQ][3], bool *hid,
-                          const bool *strong, const unsigned char *cells, bool sparse)
+                          const bool *strong, const unsigned char *cells, bool sparse, bool *rim_only)
 {
 	int n = p->size, m = n + 1;
 	int comp[NSQ], stack[NSQ], seen[NPT];
@@ -500,7 +502,9 @@ static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float c
 		comp[k] = -1;
 	for (int k = 0; k < n * n; k++)
 		seen[k] = -1;
-	int left = 0;
+	int left = 0, changed = 0;
+	for (int k = 0; k < n * n; k++)
+		changed += cells[k] != p->cells[k];
 	for (int s0 = 0; s0 < p->nsq; s0++) {
 		if (!hid[s0] || comp[s0] >= 0)
 			continue;
@@ -546,6 +550,28 @@ static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float c
 		 * light change slowly, and the reference follows it), a change of
 		 * colour light can make, and the board read as before */
 		bool excused = sparse && !deep && !any_touch;
+		/* the margin alone (the squares beyond the outer lines), no point
+		 * under it changed and the board read as before but for one new
+		 * stone at most: after the grid followed a moving camera, a margin
+		 * square that straddles a sharp edge (the board's, a sheet of
+		 * paper's) changes colour with a pixel's difference in where it is
+		 * sampled, and would hold every reading back until it became the
+		 * board's look. (A grid a whole cell off shows its lines too, and
+		 * only its margin tells: it reads the board shifted, many points
+		 * otherwise, and stays hidden.) */
+		bool rim = true;
+		for (int q = 0; q < len && rim; q++) {
+			int qi = members[q] % m, qj = members[q] / m;
+			rim = qi == 0 || qj == 0 || qi == n || qj == n;
+		}
+		if (!excused && rim && !any_touch && changed <= 1) {
+			/* hides no point, yet its look is not the board's: it stays
+			 * hidden for the references (the next reading judges it
+			 * against the look from before) */
+			for (int k = 0; k < len; k++)
+				rim_only[members[k]] = true;
+			continue;
+		}
 		if (!excused && all_touch && ncame >= 1 && len <= STONE_PATCH * ncame) {
 			/* one stone comes in a move (captures go); fingers read as
 			 * stones come in twos and threes, so more than one only
@@ -882,7 +908,8 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 				/* a far move seen once is taken only when its lines are
 				 * back as they were after the last search (a wobbling
 				 * camera moves on before a second search could agree) */
-				bool ok = far_once     ? fits && align2 >= GV_ALIGN_DROP * p->align_ref && now <= was
+				bool clear = 2 * now < was - 2;
+				bool ok = far_once     ? (fits || clear) && align2 >= GV_ALIGN_DROP * p->align_ref && now <= was
 				          : drift_once ? fits_small && now <= was
 				                       : now < was || (now == was && (drift || d >= 0.5 * p->cell_px || fits));
 				if (p->debug)
@@ -935,8 +962,9 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 		list[at] = 0;
 		tr(p, "t %.2f before excuse %d hidden:%s", t, nhid, list);
 	}
+	bool rim_only[NSQ] = {false}; /* hidden, but hides no point (excuse_patches) */
 	if (nhid && p->have_obs)
-		nhid = excuse_patches(p, f, cur, hid, strong, cells, sparse);
+		nhid = excuse_patches(p, f, cur, hid, strong, cells, sparse, rim_only);
 	bool worn[NPT];
 	nhid += covered_points(p, t, cells, feat, hid, worn);
 	p->st.readings++;
@@ -951,7 +979,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 			if (nhid)
 				for (int a = 0; a < 2 && !hidden; a++)
 					for (int b = 0; b < 2 && !hidden; b++)
-						hidden = hid[(j + a) * (n + 1) + (i + b)];
+						hidden = hid[(j + a) * (n + 1) + (i + b)] && !rim_only[(j + a) * (n + 1) + (i + b)];
 			/* a change from the last observation must be read surely: a
 			 * stone on the edge, half off the photo, that reads empty
 			 * one frame in three is not taken off */
@@ -1046,6 +1074,7 @@ static int empty_start(gv_pipeline *p, const gv_image *f, double t, gv_observati
 	obs->size = n;
 	p->st.readings++;
 	p->st.observations++;
+	p->empty_t = t;
 	tr(p, "t %.2f the first frame: an empty board, observed", t);
 	return 1;
 }
@@ -1167,6 +1196,23 @@ int gv_pipeline_feed(gv_pipeline *p, const gv_image *rgb, double t, gv_observati
 		if (!p->have_obs && p->o.relocate)
 			p->located = false;
 		return 0;
+	}
+	/* The first observation after an empty board seen at the start: stones
+	 * come one a move, by hand; many more than the time since allows are a
+	 * grid that is off (a camera that wobbled since it was found), not a
+	 * game: search again, as for a hidden reading (a wrong first
+	 * observation would be the measure every later grid is judged by) */
+	if (!p->have_obs && p->o.relocate && p->empty_t >= 0) {
+		int stones = 0;
+		for (int k = 0; k < p->size * p->size; k++)
+			stones += obs->cells[k] != 0;
+		if (stones > GV_START_STONES + (t - p->empty_t) * GV_STONES_PER_S) {
+			tr(p, "t %.2f reading: %d stones %.1f s after an empty board: the grid is searched for again", t,
+			   stones, t - p->empty_t);
+			p->st.hidden_readings++;
+			p->located = false;
+			return 0;
+		}
 	}
 	if (obs->relocated) {
 		/* the sampling moved with the grid: the window starts again from here */

@@ -368,6 +368,15 @@
 #ifndef GV_ALIGN_SMALL_BETTER
 #define GV_ALIGN_SMALL_BETTER 1.1
 #endif
+/* The first observation after an empty board seen in the first frame may
+ * hold at most GV_START_STONES + GV_STONES_PER_S a second since stones;
+ * more is a grid put off by a camera that moved since it was found (on a
+ * wobbling 320x240 webcam, the grid half a cell off reads every point as a
+ * white stone), and the grid is searched for again. Chosen by reasoning,
+ * not tuned: stones come one a move, by hand, and no game places one a
+ * second for long; the few more allow frames seconds apart. */
+#define GV_START_STONES 4
+#define GV_STONES_PER_S 1.0
 #define GV_SEARCH_EVERY_S 15.0
 #define GV_ALIGN_MIN_EMPTY 8
 
