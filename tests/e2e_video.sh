@@ -36,19 +36,22 @@ run "render drift" 0 "$render" --quiet --seed 41 --moves 30 --width 320 --height
 run "eval-video drift" 0 "$goref" eval-video --json --board 9 "$tmp/d"
 has "eval-video drift moves" out '"true_moves":30,"moves_right":30,"extra_moves":0'
 has "eval-video drift rulings" out '"true_rulings":1,"rulings_found":1,"false_rulings":0'
-# the same at a third of a cell and more (up to 12 px at 320x240), three
-# games of samples/eval_drift.sh's development set: the camera moves before
-# the first move (the grid half a cell off read every point as a white
-# stone: 0 of 40 moves and 4 false rulings before 2026-12-03), the margin
-# over a sheet's edge read hidden after every move of the grid (30 of 39),
-# and a double move made while the camera moved by a whole cell (unruled)
+# the same at a third of a cell and more (up to 12 px at 320x240), four
+# games of samples/eval_drift.sh's sets: the camera moves before the first
+# move (the grid half a cell off read every point as a white stone: 0 of 40
+# moves and 4 false rulings before 2026-12-03), a first observation read
+# through a grid the camera had moved off (a corner on the paper read as a
+# white stone: 1 of 40, 2 false rulings), the margin over a sheet's edge
+# read hidden after every move of the grid (30 of 39), and a moved stone
+# while the camera moved by a whole cell (26 of 30, unruled)
 sp="$(dirname "$0")/fixtures/selfplay"
 wob="--quiet --moves 40 --width 320 --height 240 --board-lines 19 --paper --drift 12"
 run "render wobble 1" 0 "$render" $wob --seed 223 "$sp/9x9-s0004.sgf" "$tmp/wob1"
-run "render wobble 2" 0 "$render" $wob --seed 205 "$sp/9x9-s0006.sgf" "$tmp/wob2"
-run "render wobble 3" 0 "$render" $wob --seed 212 --inject double_move@22 "$sp/9x9-s0003.sgf" "$tmp/wob3"
-run "eval-video wobble" 0 "$goref" eval-video --json --board 9 "$tmp/wob1" "$tmp/wob2" "$tmp/wob3"
-has "eval-video wobble moves" out '"true_moves":119,"moves_right":118,"extra_moves":0'
+run "render wobble 2" 0 "$render" $wob --seed 803 "$sp/9x9-s0004.sgf" "$tmp/wob2"
+run "render wobble 3" 0 "$render" $wob --seed 205 "$sp/9x9-s0006.sgf" "$tmp/wob3"
+run "render wobble 4" 0 "$render" $wob --seed 514 --inject moved_stone@24 "$sp/9x9-s0005.sgf" "$tmp/wob4"
+run "eval-video wobble" 0 "$goref" eval-video --json --board 9 "$tmp/wob1" "$tmp/wob2" "$tmp/wob3" "$tmp/wob4"
+has "eval-video wobble moves" out '"true_moves":149,"moves_right":146,"extra_moves":0'
 has "eval-video wobble rulings" out '"true_rulings":1,"rulings_found":1,"false_rulings":0'
 run "eval-video no truth" 2 "$goref" eval-video "$tmp"
 

@@ -828,8 +828,12 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	           p->far_pending;
 	if (p->debug)
 		tr(p, "t %.2f reading: alignment %.3f (after the last search %.3f)", t, align, p->align_ref);
-	/* once a second at most while the board stays hidden */
-	if (p->o.relocate && p->have_obs && due && (!p->hidden_reading || !p->have_search || t - p->search_t >= 1.0) &&
+	/* once a second at most while the board stays hidden; before the
+	 * first observation too when the first frame showed an empty board:
+	 * the camera may have moved since the grid was found on it, and the
+	 * first observation is what every later grid is judged by */
+	bool proven = p->have_obs || p->empty_t >= 0;
+	if (p->o.relocate && proven && due && (!p->hidden_reading || !p->have_search || t - p->search_t >= 1.0) &&
 	    (!p->have_search || p->far_pending || p->drift_pending || t - p->search_t >= p->search_wait - 1e-6)) {
 		bool by_clock = p->have_search && align >= 0 && !lines_gone(p, align);
 		tr(p, "t %.2f search: alignment %.3f (after the last search %.3f)%s%s%s", t, align, p->align_ref,
@@ -940,7 +944,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	}
 	memcpy(p->feat, feat, sizeof(feat[0]) * (size_t)(n * n));
 	p->have_feat = true;
-	if (p->o.relocate && p->have_obs && p->search_t == t) {
+	if (p->o.relocate && proven && p->search_t == t) {
 		double a = relocated ? alignment(p, cells, feat) : align;
 		if (!relocated && lines_gone(p, a)) {
 			/* the search kept the grid in use, yet its lines are gone
