@@ -9,7 +9,8 @@
 # 2. The real 9x9 webcam game of ../shared/datasets/video-9x9-table (when
 #    there, and ImageMagick's convert for the shrinking), at 640, 320, 240
 #    and 213 pixels wide, through tests/e2e_realvideo.sh (its figures).
-#    (3., below, comes before it: the real video shifted between frames.)
+#    (3., below, comes before it: the real video shifted between frames,
+#    and shrunk by the decoder alone to 240x180, 160x120 and 80x60.)
 set -u
 build=build
 out=/tmp/goref-lowres
@@ -75,6 +76,22 @@ if command -v djpeg >/dev/null && command -v cjpeg >/dev/null && command -v pyth
 		fi
 		printf '  %-20s ' "up to $px px"
 		real "$out/real-320d$px"
+	done
+	# and smaller, by the decoder alone: 240x180, 160x120, 80x60 (19.8, 13.2
+	# and 6.6 px a cell)
+	echo "real 9x9 video shrunk by the decoder (djpeg -scale M/8):"
+	for sc in 3/8 2/8 1/8; do
+		d=$out/real-djpeg-${sc%/8}/datasets/video-9x9-table
+		if [ ! -f "$d/frames/times.txt" ]; then
+			mkdir -p "$d/frames"
+			for f in "$v"/frames/*.jpg; do
+				djpeg -scale "$sc" "$f" | cjpeg -quality 90 >"$d/frames/$(basename "$f")"
+			done
+			cp "$v/frames/times.txt" "$d/frames/"
+			cp "$v/labels.txt" "$d/"
+		fi
+		printf '  %-20s ' "$(djpeg -scale "$sc" "$v/frames/$(ls "$v/frames" | grep -m1 jpg)" | head -c 20 | sed -n 2p | tr ' ' x)"
+		real "$out/real-djpeg-${sc%/8}"
 	done
 else
 	echo "djpeg, cjpeg or python3 is not here: the shifted video's part is left out"
