@@ -1013,6 +1013,32 @@ static int handicap_end(gr_referee *r)
 	return rc;
 }
 
+/* A moved stone (17.5) that is back where it stood while a stone of its
+ * colour is still where it had gone: a stone does not double, so the moved
+ * one went back and the other is a new stone (the next move, played where
+ * the moved one had gone, seen in the same observation as its return). The ruling is settled ("restored") before the observation is
+ * judged, so that the new stone is judged as any other. */
+static void moved_back(gr_referee *r, const unsigned char *seen)
+{
+	if (!r->last.active || r->last.type != GR_EV_MOVED_STONE || r->last.npoints != 2 || r->ph != PH_PLAYING)
+		return;
+	const gr_board *b = rboard(r);
+	int from = -1, to = -1;
+	for (int i = 0; i < 2; i++) {
+		int pt = r->last.points[i];
+		if (r->last.seen[pt] == GR_EMPTY + 1 && b->color[pt] != GR_EMPTY)
+			from = pt;
+		else if (r->last.seen[pt] != GR_EMPTY + 1 && b->color[pt] == GR_EMPTY)
+			to = pt;
+	}
+	if (from < 0 || to < 0 || seen[from] != b->color[from] || seen[to] != b->color[from])
+		return;
+	r->last.active = false;
+	gr_event e = new_event(GR_EV_RESTORED);
+	e.message = "The moved stone is back; the stone where it had gone is a new one.";
+	emit(r, &e);
+}
+
 int gr_referee_observe(gr_referee *r, double t, const unsigned char *cells)
 {
 	if (!r || !cells || (r->have_t && t < r->t))
@@ -1092,6 +1118,7 @@ int gr_referee_observe(gr_referee *r, double t, const unsigned char *cells)
 		return 0;
 	}
 	track_lifting(r, seen);
+	moved_back(r, seen);
 	diff d;
 	compute_diff(r, seen, &d);
 	if (d.nadd + d.nrem + d.nswap == 0)

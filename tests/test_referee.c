@@ -233,6 +233,20 @@ static void test_moved_stone_accepted(void **s)
 	gr_referee_free(ref);
 }
 
+static void test_moved_stone_then_move(void **s)
+{
+	(void)s;
+	/* the moved stone back and Black's next move where it had gone, seen
+	 * at once: the ruling settled, the move Black's, White's next no
+	 * double move (before: E4 taken for the moved stone still there, and
+	 * White's D6 ruled a second move in a row) */
+	gr_referee *ref = run_log("referee/moved_stone_then_move.log", &R, NULL);
+	EXPECT(&R, "move B E5 #1", "move W C3 #2", "move B G7 #3", "move W G3 #4", "moved_stone B E5->E4",
+	       "restored", "move B E4 #5", "move W D6 #6", "move B F6 #7");
+	assert_int_equal(gr_referee_warnings(ref, GR_BLACK) + gr_referee_warnings(ref, GR_WHITE), 0);
+	gr_referee_free(ref);
+}
+
 static void test_wrong_removal(void **s)
 {
 	(void)s;
@@ -547,6 +561,7 @@ int main(void)
 		cmocka_unit_test(test_takeback),
 		cmocka_unit_test(test_moved_stone),
 		cmocka_unit_test(test_moved_stone_accepted),
+		cmocka_unit_test(test_moved_stone_then_move),
 		cmocka_unit_test(test_wrong_removal),
 		cmocka_unit_test(test_disturbed),
 		cmocka_unit_test(test_missed_moves),
