@@ -490,8 +490,12 @@ static bool wood_chroma(const gv_pipeline *p, const unsigned char *cells, float 
  *    stone, not a hand, which covers a larger patch; when the frames are
  *    seconds apart several stones may come in one patch, each looking like
  *    the stones of its colour already there (a finger read as a stone does
- *    not).
- * Clears those squares; returns how many stay hidden. */
+ *    not);
+ *  - a patch wholly on the margin (beyond the outer lines) touching no
+ *    point that changed, the board read as before but for one new stone:
+ *    it hides no point; it is marked in rim_only[] and left hidden (for
+ *    the references), not counted.
+ * Clears the others' squares; returns how many stay hidden. */
 #define STONE_PATCH 6
 static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float cur[NSQ][3], bool *hid,
                           const bool *strong, const unsigned char *cells, bool sparse, bool *rim_only)
@@ -911,7 +915,11 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 				bool fits_small = align2 > 0 && align2 > GV_ALIGN_SMALL_BETTER * (align > 0 ? align : 0);
 				/* a far move seen once is taken only when its lines are
 				 * back as they were after the last search (a wobbling
-				 * camera moves on before a second search could agree) */
+				 * camera moves on before a second search could agree),
+				 * and fit better than the grid in use's or the stones
+				 * prove it (a camera moved by about a whole cell keeps
+				 * most of the lines' contrast, but reads the last
+				 * observation's stones otherwise) */
 				bool clear = 2 * now < was - 2;
 				bool ok = far_once     ? (fits || clear) && align2 >= GV_ALIGN_DROP * p->align_ref && now <= was
 				          : drift_once ? fits_small && now <= was
@@ -1056,7 +1064,8 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
  * point read empty and sure, its lines showing: nothing over the board): an
  * observation by itself (GV_EMPTY_START_CONF). Nothing else is taken from
  * it (no features, no references, no observation held: the readings start
- * as before). 1 (obs made) or 0. */
+ * as before) but its time (empty_t: the first observation after it is
+ * bounded, and searches the grid). 1 (obs made) or 0. */
 static int empty_start(gv_pipeline *p, const gv_image *f, double t, gv_observation *obs)
 {
 	int n = p->size;
