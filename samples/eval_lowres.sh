@@ -10,7 +10,8 @@
 #    there, and ImageMagick's convert for the shrinking), at 640, 320, 240
 #    and 213 pixels wide, through tests/e2e_realvideo.sh (its figures).
 #    (3., below, comes before it: the real video shifted between frames,
-#    and shrunk by the decoder alone to 240x180, 160x120 and 80x60.)
+#    shrunk by the decoder alone to 240x180, 160x120 and 80x60, and at
+#    160x120 with a margin, shifted by most of a cell.)
 set -u
 build=build
 out=/tmp/goref-lowres
@@ -92,6 +93,24 @@ if command -v djpeg >/dev/null && command -v cjpeg >/dev/null && command -v pyth
 		fi
 		printf '  %-20s ' "$(djpeg -scale "$sc" "$v/frames/$(ls "$v/frames" | grep -m1 jpg)" | head -c 20 | sed -n 2p | tr ' ' x)"
 		real "$out/real-djpeg-${sc%/8}"
+	done
+	# and the kept-back games' kind: 13 px a cell, the camera moving by most
+	# of a cell between frames (160x120 given 40 px of margin, its edges
+	# repeated, so that the board stays in the picture; shifted by up to 8
+	# and 12 px, 0.6 and 0.9 cell, seeds 1 and 2)
+	echo "real 9x9 video at 160x120 with a 40 px margin (240x200), the picture shifted between frames:"
+	for px in 8 12; do
+		for seed in 1 2; do
+			d=$out/real-pad-$px-$seed/datasets/video-9x9-table
+			if [ ! -f "$d/frames/times.txt" ]; then
+				mkdir -p "$d"
+				python3 "$here/samples/shift_frames.py" "$out/real-djpeg-2/datasets/video-9x9-table/frames" \
+					"$d/frames" "$px" "$seed" --pad 40 >/dev/null
+				cp "$v/labels.txt" "$d/"
+			fi
+			printf '  %-20s ' "up to $px px, seed $seed"
+			real "$out/real-pad-$px-$seed"
+		done
 	done
 else
 	echo "djpeg, cjpeg or python3 is not here: the shifted video's part is left out"

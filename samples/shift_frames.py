@@ -4,8 +4,11 @@ frames of SRC into DST, each picture shifted by a whole number of pixels,
 to a new place (uniform within MAX pixels of the original, both axes) at
 70% of the frames, the edge pixels repeated into the gap. Deterministic for
 a seed. Needs djpeg and cjpeg (libjpeg-turbo-progs); times.txt is copied.
+With --pad N each picture first gets N pixels more on every side (its edge
+pixels repeated), so that a board framed tightly stays in the picture when
+it is shifted by more than its margin.
 
-    samples/shift_frames.py SRC DST MAX [SEED]
+    samples/shift_frames.py SRC DST MAX [SEED] [--pad N]
 """
 import os
 import random
@@ -47,11 +50,29 @@ def shifted(w, h, px, dx, dy):
     return b"".join(rows)
 
 
+def padded(w, h, px, pad):
+    """(width, height, pixels) with pad pixels more on every side."""
+    rows = []
+    for y in range(h + 2 * pad):
+        sy = min(h - 1, max(0, y - pad))
+        row = px[sy * w * 3:(sy + 1) * w * 3]
+        rows.append(row[:3] * pad + row + row[-3:] * pad)
+    return w + 2 * pad, h + 2 * pad, b"".join(rows)
+
+
 def main():
-    if len(sys.argv) not in (4, 5):
+    args = sys.argv[1:]
+    pad = 0
+    if "--pad" in args:
+        i = args.index("--pad")
+        if i + 1 >= len(args) or not args[i + 1].isdigit():
+            sys.exit("--pad needs a number of pixels")
+        pad = int(args[i + 1])
+        del args[i:i + 2]
+    if len(args) not in (3, 4):
         sys.exit(__doc__.strip().splitlines()[-1].strip())
-    src, dst, most = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    rng = random.Random(int(sys.argv[4]) if len(sys.argv) == 5 else 1)
+    src, dst, most = args[0], args[1], int(args[2])
+    rng = random.Random(int(args[3]) if len(args) == 4 else 1)
     os.makedirs(dst, exist_ok=True)
     names = sorted(n for n in os.listdir(src) if n.lower().endswith((".jpg", ".jpeg")))
     if not names:
@@ -60,6 +81,8 @@ def main():
     for n in names:
         raw = subprocess.run(["djpeg", "-pnm", os.path.join(src, n)], capture_output=True, check=True).stdout
         w, h, px = read_ppm(raw)
+        if pad:
+            w, h, px = padded(w, h, px, pad)
         if rng.random() < 0.7:
             dx, dy = rng.randint(-most, most), rng.randint(-most, most)
         out = b"P6\n%d %d\n255\n" % (w, h) + shifted(w, h, px, dx, dy)
