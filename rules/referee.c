@@ -1016,8 +1016,9 @@ static int handicap_end(gr_referee *r)
 /* A moved stone (17.5) that is back where it stood while a stone of its
  * colour is still where it had gone: a stone does not double, so the moved
  * one went back and the other is a new stone (the next move, played where
- * the moved one had gone, seen in the same observation as its return). The ruling is settled ("restored") before the observation is
- * judged, so that the new stone is judged as any other. */
+ * the moved one had gone, seen in the same observation as its return). The
+ * ruling is settled ("restored") before the observation is judged, so that
+ * the new stone is judged as any other. */
 static void moved_back(gr_referee *r, const unsigned char *seen)
 {
 	if (!r->last.active || r->last.type != GR_EV_MOVED_STONE || r->last.npoints != 2 || r->ph != PH_PLAYING)

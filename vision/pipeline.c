@@ -990,8 +990,10 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 			bool hidden = false;
 			if (nhid)
 				for (int a = 0; a < 2 && !hidden; a++)
-					for (int b = 0; b < 2 && !hidden; b++)
-						hidden = hid[(j + a) * (n + 1) + (i + b)] && !rim_only[(j + a) * (n + 1) + (i + b)];
+					for (int b = 0; b < 2 && !hidden; b++) {
+						int q = (j + a) * (n + 1) + (i + b);
+						hidden = hid[q] && !rim_only[q];
+					}
 			/* a change from the last observation must be read surely: a
 			 * stone on the edge, half off the photo, that reads empty
 			 * one frame in three is not taken off */
