@@ -11,6 +11,9 @@
 #     the whole process's CPU time (CLOCK_PROCESS_CPUTIME_ID: every thread,
 #     user and system) from the moment the board is connected to 1 s after
 #     the last event (its acknowledgement read), the difference per event;
+#     and, in the same publishing run, the thread's CPU time inside the
+#     publisher's calls (event, poll, position; CLOCK_THREAD_CPUTIME_ID read
+#     around each) per event: the same cost without the two runs' noise;
 #     RUNS pairs, a dry run and a publishing one each, with the load average
 #     before each pair;
 #  2. the hall's lag: BOARDS boards at 1 event/s each for SECONDS s, goref
@@ -54,6 +57,7 @@ jarg=()
 [ "$JOURNAL" = 1 ] && jarg=(--journal "$tmp/journal")
 echo "== 1. a board's CPU per event ($EVENTS events at $RATE/s, $FPS frames/s, journal $JOURNAL, $RUNS runs)"
 per=
+inc=
 for r in $(seq "$RUNS"); do
 	la=$(cut -d' ' -f1 /proc/loadavg)
 	rm -f "$tmp/journal"
@@ -64,11 +68,17 @@ for r in $(seq "$RUNS"); do
 	d=$(echo "$dry" | field cpu_ms_window)
 	p=$(echo "$pub" | field cpu_ms_window)
 	a=$(echo "$pub" | field acked)
+	c=$(echo "$pub" | field cpu_ms_in_calls)
 	x=$(awk -v d="$d" -v p="$p" -v n="$EVENTS" 'BEGIN { printf "%.3f", (p - d) / n }')
+	y=$(awk -v c="$c" -v n="$EVENTS" 'BEGIN { printf "%.4f", c / n }')
 	per="$per $x"
-	echo "  run $r (load average $la): dry $d ms, publishing $p ms, $a of $EVENTS acknowledged: $x ms an event more"
+	inc="$inc $y"
+	echo "  run $r (load average $la): dry $d ms, publishing $p ms, $a of $EVENTS acknowledged: $x ms an event more;" \
+		"inside the publisher's calls $c ms: $y ms an event"
 done
-echo "  per event:$per ms; median $(echo $per | tr ' ' '\n' | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}') ms"
+med() { tr ' ' '\n' | grep . | sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+echo "  per event, the difference:$per ms; median $(echo $per | med) ms"
+echo "  per event, inside the calls:$inc ms; median $(echo $inc | med) ms"
 fi
 [[ " $PARTS " == *" 2 "* ]] || exit 0
 
