@@ -13,7 +13,8 @@
 #     the last event (its acknowledgement read), the difference per event;
 #     and, in the same publishing run, the thread's CPU time inside the
 #     publisher's calls (event, poll, position; CLOCK_THREAD_CPUTIME_ID read
-#     around each) per event: the same cost without the two runs' noise;
+#     around each) per event: the same cost with no dry run to subtract
+#     (on this machine it varies from run to run as much as the difference);
 #     RUNS pairs, a dry run and a publishing one each, with the load average
 #     before each pair;
 #  2. the hall's lag: BOARDS boards at 1 event/s each for SECONDS s, goref

@@ -93,21 +93,14 @@ static int raw_publish(const char *host, int port, const char *user, const char 
 	return rc == MOSQ_ERR_SUCCESS && raw_done ? 0 : 1;
 }
 
-/* The process's CPU time, every thread, user and system (ms). */
-static double cpu_ms(void)
+/* A CPU-time clock in ms: CLOCK_PROCESS_CPUTIME_ID (every thread, user and
+ * system) or CLOCK_THREAD_CPUTIME_ID (this thread: read around each call
+ * into the publisher, its sum is the publishing's own cost, no other
+ * thread of the publisher running once it is connected). */
+static double cpu_ms(clockid_t id)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-/* This thread's CPU time, user and system (ms): read around each call into
- * the publisher, its sum is the publishing's own cost (no other thread of
- * the publisher runs once it is connected). */
-static double thread_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
@@ -117,10 +110,10 @@ static bool counting;
 
 static void poll_counted(gm_board *b)
 {
-	double c0 = counting ? thread_ms() : 0;
+	double c0 = counting ? cpu_ms(CLOCK_THREAD_CPUTIME_ID) : 0;
 	gm_board_poll(b);
 	if (counting)
-		in_calls_ms += thread_ms() - c0;
+		in_calls_ms += cpu_ms(CLOCK_THREAD_CPUTIME_ID) - c0;
 }
 
 static bool quiet;
@@ -341,7 +334,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nboards; i++)
 		next[i] = 1;
 	counting = true;
-	double cpu0 = cpu_ms(), t0 = gm_mono_s();
+	double cpu0 = cpu_ms(CLOCK_PROCESS_CPUTIME_ID), t0 = gm_mono_s();
 	char ev[1024], pos[1024];
 	long given = 0;
 	/* goref watch's loop: a frame (its events published as the referee
@@ -362,10 +355,10 @@ int main(int argc, char **argv)
 				if (jf && (fprintf(jf, "%s\n", ev) < 0 || fflush(jf) != 0))
 					status = 2;
 				if (!dry) {
-					double c0 = thread_ms();
+					double c0 = cpu_ms(CLOCK_THREAD_CPUTIME_ID);
 					if (gm_board_event(boards[i], (uint64_t)k, ev, (size_t)n) != GM_OK)
 						status = 2;
-					in_calls_ms += thread_ms() - c0;
+					in_calls_ms += cpu_ms(CLOCK_THREAD_CPUTIME_ID) - c0;
 				}
 				next[i]++;
 				given++;
@@ -390,18 +383,17 @@ int main(int argc, char **argv)
 			                  "{\"n\":%d,\"size\":19,\"moves\":%d,\"to_move\":\"%s\",\"warnings\":[%d,%d],"
 			                  "\"finished\":false,\"ruling\":\"\",\"result\":\"\",\"page\":\"\",\"board\":\"%s\"}",
 			                  k, k, k % 2 ? "W" : "B", k / 20, k / 20, stones);
-			double c0 = thread_ms();
+			double c0 = cpu_ms(CLOCK_THREAD_CPUTIME_ID);
 			if (gm_board_position(boards[i], pos, (size_t)pn) != GM_OK)
 				status = 2;
-			in_calls_ms += thread_ms() - c0;
+			in_calls_ms += cpu_ms(CLOCK_THREAD_CPUTIME_ID) - c0;
 		}
 		if (!left)
 			break;
 	}
 	idle_frames(boards, dry ? 0 : nboards, fps, tail);
-	double cpu_pub = cpu_ms() - cpu0;
+	double cpu_pub = cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
 	counting = false;
-	double in_calls = in_calls_ms;
 	double t_pub = gm_mono_s() - t0;
 	free(next);
 	free(gave);
@@ -429,11 +421,11 @@ int main(int argc, char **argv)
 		idle_frames(boards, nboards, fps, linger);
 	for (int i = 0; i < nboards && !dry; i++)
 		gm_board_free(boards[i], 2000);
-	double cpu_all = cpu_ms() - cpu0;
+	double cpu_all = cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
 	printf("{\"summary\":true,\"boards\":%d,\"given\":%ld,\"acked\":%" PRIu64 ",\"refused\":%" PRIu64
 	       ",\"seconds\":%.3f,\"cpu_ms\":%.3f,\"cpu_ms_window\":%.3f,\"cpu_ms_per_event\":%.5f,"
 	       "\"cpu_ms_in_calls\":%.3f}\n",
-	       nboards, given, acked, refused, t_pub, cpu_all, cpu_pub, given ? cpu_all / (double)given : 0.0, in_calls);
+	       nboards, given, acked, refused, t_pub, cpu_all, cpu_pub, given ? cpu_all / (double)given : 0.0, in_calls_ms);
 	(void)events;
 	free(ids);
 	free(pws);
