@@ -21,36 +21,42 @@ if [ ! -f "$v/labels.txt" ] || [ ! -d "$v/frames" ]; then
 	exit 77
 fi
 
-run "replay" 0 "$goref" replay --board 9 --quiet --log "$tmp/game.log" --events "$tmp/events.jsonl" "$v/frames"
+# observe FRAMES: replays the frames (their times.txt beside them) into
+# $tmp/game.log and $tmp/events.jsonl, and sets nlab, nobs, inorder and
+# never against the labels
+observe() {
+	run "replay $1" 0 "$goref" replay --board 9 --quiet --log "$tmp/game.log" --events "$tmp/events.jsonl" "$1"
+	# positions as one line of 81 characters: the labels (with their frames'
+	# times) and the observations of the log (diagram lines after "@ T")
+	awk 'NR == FNR { t[$1] = $2; next }
+		/^@ / { if (pos != "") print when, pos; when = t[$2]; pos = ""; next }
+		NF { pos = pos $1 }
+		END { if (pos != "") print when, pos }' "$1/times.txt" "$v/labels.txt" >"$tmp/labels"
+	awk '/^@ / { if (pos != "" && length(pos) == 81) print when, pos; pos = ""; when = (NF == 2 ? $2 : ""); next }
+		/^#/ { next }
+		when != "" && NF { pos = pos $1 }
+		END { if (pos != "" && length(pos) == 81) print when, pos }' "$tmp/game.log" >"$tmp/observed"
+	nlab=$(wc -l <"$tmp/labels")
+	nobs=$(wc -l <"$tmp/observed")
+	# labelled positions observed in order: the longest run of observations
+	# that matches labelled positions in their order (a longest common
+	# subsequence: a position the game comes back to, a stone lifted and put
+	# back, is matched where it belongs), and observations of no labelled
+	# position
+	read -r inorder never <<<"$(awk 'NR == FNR { lab[++n] = $2; seen[$2] = 1; next }
+		{ o[++m] = $2; if (!($2 in seen)) never++ }
+		END {
+			for (i = 0; i <= m; i++) L[i, 0] = 0
+			for (k = 0; k <= n; k++) L[0, k] = 0
+			for (i = 1; i <= m; i++)
+				for (k = 1; k <= n; k++)
+					if (o[i] == lab[k]) L[i, k] = L[i - 1, k - 1] + 1
+					else L[i, k] = L[i - 1, k] > L[i, k - 1] ? L[i - 1, k] : L[i, k - 1]
+			print L[m, n] + 0, never + 0
+		}' "$tmp/labels" "$tmp/observed")"
+}
 
-# positions as one line of 81 characters: the labels (with their frames'
-# times) and the observations of the log (diagram lines after "@ T")
-awk 'NR == FNR { t[$1] = $2; next }
-	/^@ / { if (pos != "") print when, pos; when = t[$2]; pos = ""; next }
-	NF { pos = pos $1 }
-	END { if (pos != "") print when, pos }' "$v/frames/times.txt" "$v/labels.txt" >"$tmp/labels"
-awk '/^@ / { if (pos != "" && length(pos) == 81) print when, pos; pos = ""; when = (NF == 2 ? $2 : ""); next }
-	/^#/ { next }
-	when != "" && NF { pos = pos $1 }
-	END { if (pos != "" && length(pos) == 81) print when, pos }' "$tmp/game.log" >"$tmp/observed"
-nlab=$(wc -l <"$tmp/labels")
-nobs=$(wc -l <"$tmp/observed")
-# labelled positions observed in order: the longest run of observations
-# that matches labelled positions in their order (a longest common
-# subsequence: a position the game comes back to, a stone lifted and put
-# back, is matched where it belongs), and observations of no labelled
-# position
-read -r inorder never <<<"$(awk 'NR == FNR { lab[++n] = $2; seen[$2] = 1; next }
-	{ o[++m] = $2; if (!($2 in seen)) never++ }
-	END {
-		for (i = 0; i <= m; i++) L[i, 0] = 0
-		for (k = 0; k <= n; k++) L[0, k] = 0
-		for (i = 1; i <= m; i++)
-			for (k = 1; k <= n; k++)
-				if (o[i] == lab[k]) L[i, k] = L[i - 1, k - 1] + 1
-				else L[i, k] = L[i - 1, k] > L[i, k - 1] ? L[i - 1, k] : L[i, k - 1]
-		print L[m, n] + 0, never + 0
-	}' "$tmp/labels" "$tmp/observed")"
+observe "$v/frames"
 echo "real video: $nobs observations; $inorder of $nlab labelled positions observed in order; $never observations of a position never labelled"
 rulings=$(grep -v '"type":"\(move\|capture\|summary\|count\|restored\|lifted\)"' "$tmp/events.jsonl" |
 	sed 's/.*"t":\([0-9.]*\),"type":"\([a-z_]*\)".*/\1 \2/' | tr '\n' ';')
@@ -82,4 +88,29 @@ MAX_NEVER=0
 if [ "$nlab" -eq 44 ]; then ok; else bad "labels: $nlab positions, expected 44"; fi
 if [ "$inorder" -ge "$MIN_IN_ORDER" ]; then ok; else bad "$inorder labelled positions observed in order (at least $MIN_IN_ORDER)"; fi
 if [ "$never" -le "$MAX_NEVER" ]; then ok; else bad "$never observations of a position never labelled (at most $MAX_NEVER)"; fi
+
+# The kept-back games' kind (issue 12): few pixels a cell and a camera that
+# moves by most of a cell between frames seconds apart. The frames shrunk
+# to 160x120 by the decoder (13 px a cell), given a 40 px margin, and each
+# shifted by up to 12 px (0.9 cell; samples/shift_frames.py, seed 1), as
+# samples/eval_lowres.sh does. Reached on 2026-12-03 once the grid in use
+# is followed where the locator loses it (gv_track_grid): 42 of 44 in
+# order (37 before), no observation of a position never labelled; the
+# double move still ruled.
+here=$(cd "$(dirname "$0")/.." && pwd)
+if command -v djpeg >/dev/null && command -v cjpeg >/dev/null && command -v python3 >/dev/null; then
+	mkdir -p "$tmp/small"
+	for f in "$v"/frames/*.jpg; do
+		djpeg -scale 1/4 "$f" | cjpeg -quality 90 >"$tmp/small/$(basename "$f")"
+	done
+	cp "$v/frames/times.txt" "$tmp/small/"
+	python3 "$here/samples/shift_frames.py" "$tmp/small" "$tmp/shifted" 12 1 --pad 40 >/dev/null
+	observe "$tmp/shifted"
+	echo "the same at 160x120, shifted by up to 12 px: $nobs observations; $inorder of $nlab in order; $never never labelled"
+	if [ "$inorder" -ge 42 ]; then ok; else bad "shifted: $inorder labelled positions observed in order (at least 42)"; fi
+	if [ "$never" -le 0 ]; then ok; else bad "shifted: $never observations of a position never labelled (at most 0)"; fi
+	if has_ruling double_move 3117 3149; then ok; else bad "shifted: no double move ruled between 3117 and 3149 s"; fi
+else
+	echo "djpeg, cjpeg or python3 is not here: the shifted run is left out"
+fi
 e2e_done

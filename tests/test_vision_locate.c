@@ -805,6 +805,62 @@ static void test_clicked_corners_polished(void **st)
 	g_crowd = 0;
 }
 
+/* A grid followed after the camera moved (gv_track_grid): the grid in use
+ * is the truth moved by up to 1.7 cells (a frame seconds later from a
+ * wobbling camera), a whole cell too (a lattice a cell off shows its inner
+ * lines as well); the grid followed ends within a tenth of a cell of the
+ * truth, on a crowded board, 9x9 and 19x19, and a grid already right
+ * stays. What the empty points are: the truth's reading. */
+static void test_grid_followed(void **st)
+{
+	(void)st;
+	g_crowd = 0.3;
+	g_plain_table = true;
+	for (int N = 9; N <= 19; N += 10) {
+		double q[8];
+		view(5, 35, q);
+		scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
+		place_stones(&sc);
+		gv_image img;
+		draw(&img, &sc, 800, 600, q);
+		double cell = hypot(sc.truth[2] - sc.truth[0], sc.truth[3] - sc.truth[1]) / (N - 1);
+		double H[9];
+		assert_true(gv_h_from_corners(sc.truth, N, H));
+		unsigned char cells[361], empty[361];
+		assert_int_equal(gv_classify(&img, H, N, cells, NULL), 0);
+		for (int k = 0; k < N * N; k++)
+			empty[k] = cells[k] == 0;
+		static const double moves[][2] = {{0, 0}, {0.4, -0.3}, {-0.9, 0.6}, {1.0, 0}, {0, -1.0}, {1.6, -1.2}, {-1.7, -0.5}};
+		for (size_t m = 0; m < sizeof moves / sizeof moves[0]; m++) {
+			double c[8], before = -1, after = -1;
+			for (int k = 0; k < 8; k += 2) {
+				c[k] = sc.truth[k] + moves[m][0] * cell;
+				c[k + 1] = sc.truth[k + 1] + moves[m][1] * cell;
+			}
+			char err[256] = "";
+			assert_int_equal(gv_track_grid(&img, N, empty, c, 2.0, &before, &after, err, sizeof err), 0);
+			double worst = 0;
+			for (int k = 0; k < 8; k += 2)
+				worst = fmax(worst, hypot(c[k] - sc.truth[k], c[k + 1] - sc.truth[k + 1]));
+			print_message("followed N=%d moved %.1f,%.1f cells: worst corner %.2f px (cell %.1f px), lines %.3f -> %.3f\n",
+			              N, moves[m][0], moves[m][1], worst, cell, before, after);
+			assert_true(worst <= 0.1 * cell);
+			assert_true(after >= before);
+			if (m > 0)
+				assert_true(after > before);
+		}
+		/* bad arguments are refused */
+		double c[8];
+		memcpy(c, sc.truth, sizeof c);
+		char err[256] = "";
+		assert_int_equal(gv_track_grid(&img, N, NULL, c, 2.0, NULL, NULL, err, sizeof err), GV_EINVAL);
+		assert_int_equal(gv_track_grid(&img, N, empty, c, 0, NULL, NULL, err, sizeof err), GV_EINVAL);
+		gv_image_free(&img);
+	}
+	g_plain_table = false;
+	g_crowd = 0;
+}
+
 static void test_no_board(void **st)
 {
 	(void)st;
@@ -867,6 +923,7 @@ int main(void)
 		cmocka_unit_test(test_edges_under_stones),
 		cmocka_unit_test(test_grid_from_the_outline),
 		cmocka_unit_test(test_clicked_corners_polished),
+		cmocka_unit_test(test_grid_followed),
 		cmocka_unit_test(test_no_board),
 		cmocka_unit_test(test_undistortion_map),
 		cmocka_unit_test(test_hough_as_opencv),

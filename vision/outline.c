@@ -400,3 +400,136 @@ int gv_refine_corners_within(const gv_image *img, int size, const unsigned char 
 	gv_image_free(&small);
 	return 0;
 }
+
+/* The tracker's score of the grid H: the mean ridge over the spans between
+ * two empty points (both families alike), plus the weakest of the outer
+ * lines' means over their open spans (a lattice a whole cell off shows its
+ * lines inside as well, but one of its outer lines lies beyond the
+ * grid's). Outer lines with fewer than two open spans are not judged. */
+static double track_score(const gv_image *g, const double H[9], int n, const unsigned char *empty, int reach)
+{
+	double tot = 0, outer = 1e9;
+	for (int fam = 0; fam < 2; fam++) {
+		double sum = 0;
+		int cnt = 0;
+		for (int line = 0; line < n; line++) {
+			double ls = 0;
+			int lc = 0;
+			for (int s = 0; s + 1 < n; s++) {
+				int k0 = fam ? s * n + line : line * n + s, k1 = fam ? (s + 1) * n + line : line * n + s + 1;
+				if (!empty[k0] || !empty[k1])
+					continue;
+				double u = fam ? line : s + 0.5, v = fam ? s + 0.5 : line;
+				ls += ridge(g, H, u, v, fam ? 1 : 0, fam ? 0 : 1, reach);
+				lc++;
+			}
+			sum += ls;
+			cnt += lc;
+			if ((line == 0 || line == n - 1) && lc >= 2 && ls / lc < outer)
+				outer = ls / lc;
+		}
+		tot += cnt ? sum / cnt : 0;
+	}
+	return tot + (outer < 1e9 ? outer : 0);
+}
+
+/* The corners c moved by (dx, dy) pixels into s, and their grid into H. */
+static bool shifted_grid(const double c[8], int n, double dx, double dy, double s[8], double H[9])
+{
+	for (int k = 0; k < 4; k++) {
+		s[2 * k] = c[2 * k] + dx;
+		s[2 * k + 1] = c[2 * k + 1] + dy;
+	}
+	return gv_h_from_corners(s, n, H);
+}
+
+int gv_track_grid(const gv_image *img, int size, const unsigned char *empty, double corners[8], double reach,
+                  double *before, double *after, char *err, size_t cap)
+{
+	if (!img || !img->data || !empty || !corners || size < 2 || size > 19 || !(reach > 0)) {
+		snprintf(err, cap, "track grid: bad argument");
+		return GV_EINVAL;
+	}
+	gv_image small = {0};
+	double scale = 1;
+	int rc = work_grey(img, &small, &scale, err, cap);
+	if (rc) {
+		gv_image_free(&small);
+		return rc;
+	}
+	double c[8], H[9], s[8];
+	for (int k = 0; k < 8; k++)
+		c[k] = corners[k] * scale;
+	double per = 0;
+	for (int k = 0; k < 4; k++)
+		per += hypot(c[(2 * k + 2) % 8] - c[2 * k], c[(2 * k + 3) % 8] - c[2 * k + 1]);
+	double cell = per / 4 / (size - 1);
+	double b = gv_h_from_corners(c, size, H) ? track_score(&small, H, size, empty, 1) : 0;
+	/* coarse: every shift on steps of GV_TRACK_COARSE cells, each line
+	 * looked for within half a step either way; the best few kept */
+	enum { KEEP = 3 };
+	double best[KEEP] = {-1, -1, -1}, bx[KEEP] = {0}, by[KEEP] = {0};
+	int steps = (int)ceil(reach / GV_TRACK_COARSE - 1e-9);
+	int wide = (int)ceil(GV_TRACK_COARSE / 2 / GV_OUTLINE_SLACK - 1e-9);
+	for (int iy = -steps; iy <= steps; iy++)
+		for (int ix = -steps; ix <= steps; ix++) {
+			double dx = ix * GV_TRACK_COARSE * cell, dy = iy * GV_TRACK_COARSE * cell;
+			if (!shifted_grid(c, size, dx, dy, s, H))
+				continue;
+			double sc = track_score(&small, H, size, empty, wide);
+			/* one of the kept ones near it (within two steps) is replaced
+			 * when worse; otherwise the worst kept */
+			int slot = -1;
+			for (int k = 0; k < KEEP; k++)
+				if (best[k] >= 0 && fabs(bx[k] - dx) <= 2 * GV_TRACK_COARSE * cell + 1e-9 &&
+				    fabs(by[k] - dy) <= 2 * GV_TRACK_COARSE * cell + 1e-9)
+					slot = k;
+			if (slot < 0) {
+				slot = 0;
+				for (int k = 1; k < KEEP; k++)
+					if (best[k] < best[slot])
+						slot = k;
+			}
+			if (sc > best[slot]) {
+				best[slot] = sc;
+				bx[slot] = dx;
+				by[slot] = dy;
+			}
+		}
+	/* fine: around each kept shift, on steps of a line's slack */
+	double top = -1, tx = 0, ty = 0;
+	int fine = (int)ceil(GV_TRACK_COARSE / 2 / GV_OUTLINE_SLACK - 1e-9);
+	for (int k = 0; k < KEEP; k++) {
+		if (best[k] < 0)
+			continue;
+		for (int iy = -fine; iy <= fine; iy++)
+			for (int ix = -fine; ix <= fine; ix++) {
+				double dx = bx[k] + ix * GV_OUTLINE_SLACK * cell, dy = by[k] + iy * GV_OUTLINE_SLACK * cell;
+				if (!shifted_grid(c, size, dx, dy, s, H))
+					continue;
+				double sc = track_score(&small, H, size, empty, 1);
+				if (sc > top) {
+					top = sc;
+					tx = dx;
+					ty = dy;
+				}
+			}
+	}
+	double a = b;
+	if (top > 0 && shifted_grid(c, size, tx, ty, s, H)) {
+		polish(&small, size, s, GV_OUTLINE_SLACK * cell, empty);
+		/* taken only when its lines show more than the grid given's */
+		double sa = gv_h_from_corners(s, size, H) ? track_score(&small, H, size, empty, 1) : 0;
+		if (sa > b) {
+			a = sa;
+			for (int k = 0; k < 8; k++)
+				corners[k] = s[k] / scale;
+		}
+	}
+	if (before)
+		*before = b;
+	if (after)
+		*after = a;
+	gv_image_free(&small);
+	return 0;
+}

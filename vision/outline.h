@@ -49,4 +49,20 @@ int gv_refine_corners(const gv_image *img, int size, const unsigned char *empty,
 int gv_refine_corners_within(const gv_image *img, int size, const unsigned char *empty, double corners[8],
                              double reach, char *err, size_t cap);
 
+/* Follows a grid that moved (a camera or board shifted by up to reach
+ * cells since corners were found): the shift of the whole grid, within
+ * reach cells either way, under which the lines between the points that
+ * empty marks (empty[j * size + i] nonzero: empty at the last reading)
+ * show most, its outer lines too (a lattice a cell off shows its inner
+ * lines as well), then polished as gv_refine_corners polishes. corners (in
+ * and out, as gv_refine_corners') are replaced by the grid found when its
+ * lines show more than the given grid's (else kept); *before
+ * and *after (either may be NULL) get the score of the grid given and of
+ * the one found (the same measure; 0 shows no line). For frames seconds
+ * apart where the locator cannot find the board again (a few pixels a
+ * cell, the lines faint). 0, GV_EINVAL, GV_ENOMEM or GV_ECV with a
+ * message. */
+int gv_track_grid(const gv_image *img, int size, const unsigned char *empty, double corners[8], double reach,
+                  double *before, double *after, char *err, size_t cap);
+
 #endif

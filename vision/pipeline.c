@@ -10,6 +10,7 @@
 #include "classify.h"
 #include "geom.h"
 #include "locate.h"
+#include "outline.h"
 #include "sortf.h"
 #include "tuning.h"
 #include "trace.h"
@@ -676,24 +677,6 @@ static int covered_points(gv_pipeline *p, double t, const unsigned char *cells, 
 	return added;
 }
 
-/* Looks for the grid; 1 found (into H), 0 not, <0 error. */
-static int search(gv_pipeline *p, const gv_image *f, double H[9], char *err, size_t cap)
-{
-	gv_locate_opts lo = {.size = p->size, .work_px = 0};
-	gv_grid g;
-	p->st.locates++;
-	int rc = gv_locate(f, &lo, &g, err, cap);
-	if (rc == GV_ENOTFOUND) {
-		if (err && cap)
-			err[0] = 0;
-		return 0;
-	}
-	if (rc)
-		return rc;
-	memcpy(H, g.H, sizeof g.H);
-	return 1;
-}
-
 static double corner_shift(const double a[8], const double b[8])
 {
 	double m = 0;
@@ -704,6 +687,87 @@ static double corner_shift(const double a[8], const double b[8])
 	}
 	return m;
 }
+
+/* How many stones of the last observation the board read through H reads
+ * otherwise (-1 when it cannot be read). */
+static int read_otherwise(const gv_pipeline *p, const gv_image *f, const double H[9])
+{
+	unsigned char cells[NPT];
+	float conf[NPT];
+	gv_point_features feat[NPT];
+	int n = p->size, m = 0;
+	if (gv_classify_features(f, H, n, feat) || gv_classify_decide(feat, n, cells, conf))
+		return -1;
+	for (int k = 0; k < n * n; k++)
+		m += p->cells[k] && cells[k] != p->cells[k];
+	return m;
+}
+
+/* Looks for the grid; 1 found (into H), 0 not, <0 error. Once a board has
+ * been observed, the grid in use is also followed (gv_track_grid: the
+ * locator may not find the lines again in a small, faint frame, or find a
+ * lattice a few cells off) when the locator finds nothing, or a grid half a
+ * cell or more from the one in use through which some stone of the last
+ * observation reads otherwise; where the two disagree by half a cell,
+ * the one through which fewer of the last observation's stones read
+ * otherwise is returned (the locator's on a tie: a board turned, which the
+ * follower's shift cannot follow). */
+static int search(gv_pipeline *p, const gv_image *f, double H[9], char *err, size_t cap)
+{
+	gv_locate_opts lo = {.size = p->size, .work_px = 0};
+	gv_grid g;
+	p->st.locates++;
+	int rc = gv_locate(f, &lo, &g, err, cap);
+	if (rc && rc != GV_ENOTFOUND)
+		return rc;
+	bool found = rc == 0;
+	if (found)
+		memcpy(H, g.H, sizeof g.H);
+	else if (err && cap)
+		err[0] = 0;
+	if (!p->located || !p->have_obs)
+		return found;
+	double lc[8];
+	int ol = -1;
+	if (found) {
+		/* a grid found near the one in use, or one through which every
+		 * stone of the last observation reads as it was, needs no other
+		 * opinion */
+		gv_h_corners(H, p->size, lc);
+		if (corner_shift(lc, p->corners) < 0.5 * p->cell_px || (ol = read_otherwise(p, f, H)) == 0)
+			return 1;
+	}
+	unsigned char empty[NPT];
+	int n = p->size, m = 0;
+	for (int k = 0; k < n * n; k++)
+		m += empty[k] = p->cells[k] == 0;
+	if (m < GV_ALIGN_MIN_EMPTY)
+		return found;
+	double c[8], before = 0, after = 0, HT[9];
+	memcpy(c, p->corners, sizeof c);
+	p->st.tracks++;
+	rc = gv_track_grid(f, n, empty, c, GV_TRACK_REACH, &before, &after, err, cap);
+	if (rc)
+		return rc;
+	if (p->debug)
+		tr(p, "grid followed: lines %.3f -> %.3f, corners moved %.1f px", before, after, corner_shift(c, p->corners));
+	if (!(after > 0) || !gv_h_from_corners(c, n, HT))
+		return found;
+	if (!found) {
+		memcpy(H, HT, sizeof HT);
+		return 1;
+	}
+	if (corner_shift(lc, c) < 0.5 * p->cell_px)
+		return 1;
+	int ot = read_otherwise(p, f, HT);
+	if (p->debug)
+		tr(p, "the locator's grid and the followed one %.1f px apart: stones read otherwise %d and %d", corner_shift(lc, c),
+		   ol, ot);
+	if (ot >= 0 && (ol < 0 || ot < ol))
+		memcpy(H, HT, sizeof HT);
+	return 1;
+}
+
 
 /* The median ratio of now to then over the patches seen in both: the
  * light's overall change (1 when too few). */

@@ -102,6 +102,7 @@ typedef struct gv_pipeline_stats {
 	long readings;      /* frames read (classified) */
 	long observations;  /* observations made */
 	long locates;       /* grid searches run */
+	long tracks;        /* of them, the grid in use followed as well (gv_track_grid) */
 	long relocations;   /* times a moved grid was taken */
 	long classified;    /* points classified (all of them at a full reading, else those that changed) */
 	long held_points;   /* points held over all observations */

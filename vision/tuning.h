@@ -379,6 +379,17 @@
 #define GV_STONES_PER_S 1.0
 #define GV_SEARCH_EVERY_S 15.0
 #define GV_ALIGN_MIN_EMPTY 8
+/* When the locator cannot find the board again (frames seconds apart, a
+ * few pixels a cell: the lines too faint for its segments), the grid in
+ * use is followed instead (gv_track_grid, outline.h): shifted within
+ * GV_TRACK_REACH cells either way, first on steps of GV_TRACK_COARSE
+ * cells. By reasoning, before scoring: the kept-back games' camera moved
+ * by up to 15 px at 16 px a cell from frame to frame, so a grid in use
+ * may be up to two cells off the next frame's; the coarse step is as
+ * wide as a line's search across it (GV_OUTLINE_SLACK, two places either
+ * way: 0.1 cell) allows. */
+#define GV_TRACK_REACH 2.0
+#define GV_TRACK_COARSE 0.2
 
 /* Between readings, only the points whose patch (or a neighbour's) changed
  * by more than the motion threshold are classified again; every point is
