@@ -42,17 +42,22 @@ has "eval-video drift rulings" out '"true_rulings":1,"rulings_found":1,"false_ru
 # moves and 4 false rulings before 2026-12-03), a first observation read
 # through a grid the camera had moved off (a corner on the paper read as a
 # white stone: 1 of 40, 2 false rulings), the margin over a sheet's edge
-# read hidden after every move of the grid (30 of 39), and a moved stone
-# while the camera moved by a whole cell (26 of 30, unruled)
+# read hidden after every move of the grid (30 of 39), a moved stone
+# while the camera moved by a whole cell (26 of 30, unruled), and a hand's
+# fingertips over the bottom edge in the very frame the camera moved (read
+# as a white stone: a false double move before 2026-12-03)
 sp="$(dirname "$0")/fixtures/selfplay"
 wob="--quiet --moves 40 --width 320 --height 240 --board-lines 19 --paper --drift 12"
 run "render wobble 1" 0 "$render" $wob --seed 223 "$sp/9x9-s0004.sgf" "$tmp/wob1"
 run "render wobble 2" 0 "$render" $wob --seed 803 "$sp/9x9-s0004.sgf" "$tmp/wob2"
 run "render wobble 3" 0 "$render" $wob --seed 205 "$sp/9x9-s0006.sgf" "$tmp/wob3"
 run "render wobble 4" 0 "$render" $wob --seed 514 --inject moved_stone@24 "$sp/9x9-s0005.sgf" "$tmp/wob4"
-run "eval-video wobble" 0 "$goref" eval-video --json --board 9 "$tmp/wob1" "$tmp/wob2" "$tmp/wob3" "$tmp/wob4"
-has "eval-video wobble moves" out '"true_moves":149,"moves_right":146,"extra_moves":0'
-has "eval-video wobble rulings" out '"true_rulings":1,"rulings_found":1,"false_rulings":0'
+run "render wobble 5" 0 "$render" $wob --seed 1403 "$sp/9x9-s0004.sgf" "$tmp/wob5"
+run "eval-video wobble" 0 "$goref" eval-video --json --board 9 "$tmp/wob1" "$tmp/wob2" "$tmp/wob3" "$tmp/wob4" "$tmp/wob5"
+# the totals (the last line; a game's own line could match the rulings)
+grep '^{"total"' "$tmp/out" >"$tmp/total"
+has "eval-video wobble moves" total '"true_moves":189,"moves_right":186,"extra_moves":0'
+has "eval-video wobble rulings" total '"true_rulings":1,"rulings_found":1,"false_rulings":0'
 run "eval-video no truth" 2 "$goref" eval-video "$tmp"
 
 # --- raw frames on stdin

@@ -812,6 +812,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 {
 	int n = p->size;
 	bool relocated = false;
+	bool moved_far = false; /* relocated by more than a search's tolerance (not drift) */
 	float cur[NSQ][3];
 	bool hid[NSQ];
 	for (int k = 0; k < p->nsq; k++)
@@ -997,6 +998,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 					p->drift_pending = false;
 					use_grid(p, H);
 					relocated = true;
+					moved_far = d > tol;
 					p->st.relocations++;
 					memcpy(cells, cells2, sizeof cells);
 					memcpy(conf, conf2, sizeof conf);
@@ -1043,6 +1045,19 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 		nhid = excuse_patches(p, f, cur, hid, strong, cells, sparse, rim_only);
 	bool worn[NPT];
 	nhid += covered_points(p, t, cells, feat, hid, worn);
+	/* the grid moved by more than drift in this reading: the still window
+	 * was measured through the grid left behind, over places the board has
+	 * left, so a hand that came in over the edge the camera moved towards
+	 * was not seen coming. A stone new since the last observation that
+	 * looks unlike the stones of its colour already there (a fingertip is
+	 * pinker than the white stones) is held as last seen this time. */
+	bool alien[NPT] = {false};
+	if (moved_far && p->have_obs)
+		for (int k = 0; k < n * n; k++)
+			if (cells[k] && cells[k] != p->cells[k] && alien_stone(p, f, cells, k) > 0) {
+				alien[k] = true;
+				tr(p, "t %.2f the grid moved: the new stone at %d,%d unlike its colour's, held", t, k % n, k / n);
+			}
 	p->st.readings++;
 	memset(obs, 0, sizeof *obs);
 	obs->t = t;
@@ -1062,7 +1077,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 			 * stone on the edge, half off the photo, that reads empty
 			 * one frame in three is not taken off */
 			bool weak = p->have_obs && cells[k] != p->cells[k] && conf[k] < GV_CHANGE_CONF;
-			bool h = hidden || worn[k] || weak || (p->have_obs && conf[k] < p->o.unsure);
+			bool h = hidden || worn[k] || weak || alien[k] || (p->have_obs && conf[k] < p->o.unsure);
 			p->doubt[k] = h || (cells[k] == 0 && feat[k].line < COVERED_LINE);
 			/* with nothing to hold yet, a reading with something over
 			 * the board is no observation all the same */
