@@ -891,10 +891,13 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	 * instructions): the grid in use is checked first by its lines'
 	 * contrast on the points read empty, which a bump or a slip of a fifth
 	 * of a cell takes away; a drop searches at once, and otherwise a
-	 * search every few seconds follows drift. */
+	 * search every few seconds follows drift. Frames seconds apart (a
+	 * camera triggered by motion, a slow Pi) are searched at every
+	 * reading: there is time, and a camera that moved by a fifth of a
+	 * cell keeps most of its lines' contrast yet reads squares hidden. */
 	double align = alignment(p, cells, feat);
 	bool due = !p->have_search || align < 0 || lines_gone(p, align) || (clock_due && !heavy) ||
-	           p->far_pending;
+	           p->far_pending || sparse;
 	if (p->debug)
 		tr(p, "t %.2f reading: alignment %.3f (after the last search %.3f)", t, align, p->align_ref);
 	/* once a second at most while the board stays hidden; before the
