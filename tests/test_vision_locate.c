@@ -747,6 +747,21 @@ static void test_grid_from_the_outline(void **st)
 	g_crowd = 0;
 }
 
+/* A crowded board of N lines drawn seen at an angle on a plain table
+ * (g_crowd 0.3 and g_plain_table set here; the caller resets them): the
+ * photo into img, the scene into sc, a cell's width in pixels returned. */
+static double crowded_board(int N, gv_image *img, scene *sc)
+{
+	g_crowd = 0.3;
+	g_plain_table = true;
+	double q[8];
+	view(5, 35, q);
+	*sc = (scene){.size = N, .cx = CELL_X, .cy = CELL_Y};
+	place_stones(sc);
+	draw(img, sc, 800, 600, q);
+	return hypot(sc->truth[2] - sc->truth[0], sc->truth[3] - sc->truth[1]) / (N - 1);
+}
+
 /* Corners a person clicked, a fifth of a cell off, polished on the lines
  * between the points read empty (gv_refine_corners): on drawn boards seen
  * at an angle, crowded, 9x9 and 19x19, the worst corner ends nearer the
@@ -757,16 +772,10 @@ static void test_grid_from_the_outline(void **st)
 static void test_clicked_corners_polished(void **st)
 {
 	(void)st;
-	g_crowd = 0.3;
-	g_plain_table = true;
 	for (int N = 9; N <= 19; N += 10) {
-		double q[8];
-		view(5, 35, q);
-		scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
-		place_stones(&sc);
 		gv_image img;
-		draw(&img, &sc, 800, 600, q);
-		double cell = hypot(sc.truth[2] - sc.truth[0], sc.truth[3] - sc.truth[1]) / (N - 1);
+		scene sc;
+		double cell = crowded_board(N, &img, &sc);
 		/* off by 0.2-0.25 cell (gobanwatcher's clicks are said to be
 		 * within 0.15), each corner its own way; then right */
 		static const double off[8] = {0.15, -0.15, -0.2, 0.1, 0.15, 0.15, -0.1, -0.2};
@@ -814,16 +823,10 @@ static void test_clicked_corners_polished(void **st)
 static void test_grid_followed(void **st)
 {
 	(void)st;
-	g_crowd = 0.3;
-	g_plain_table = true;
 	for (int N = 9; N <= 19; N += 10) {
-		double q[8];
-		view(5, 35, q);
-		scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
-		place_stones(&sc);
 		gv_image img;
-		draw(&img, &sc, 800, 600, q);
-		double cell = hypot(sc.truth[2] - sc.truth[0], sc.truth[3] - sc.truth[1]) / (N - 1);
+		scene sc;
+		double cell = crowded_board(N, &img, &sc);
 		double H[9];
 		assert_true(gv_h_from_corners(sc.truth, N, H));
 		unsigned char cells[361], empty[361];

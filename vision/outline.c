@@ -228,6 +228,22 @@ static int work_grey(const gv_image *img, gv_image *small, double *scale, char *
 	return rc;
 }
 
+/* The checks and the working copy every entry below starts with: GV_EINVAL
+ * ("WHAT: bad argument") unless args_ok and img has pixels; else
+ * work_grey's. *small is freed on failure. */
+static int work_copy(const gv_image *img, bool args_ok, const char *what, gv_image *small, double *scale, char *err,
+                     size_t cap)
+{
+	if (!args_ok || !img || !img->data) {
+		snprintf(err, cap, "%s: bad argument", what);
+		return GV_EINVAL;
+	}
+	int rc = work_grey(img, small, scale, err, cap);
+	if (rc)
+		gv_image_free(small);
+	return rc;
+}
+
 int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, char *err, size_t cap)
 {
 	int size = opts && opts->size ? opts->size : 19;
@@ -338,17 +354,11 @@ int gv_refine_corners(const gv_image *img, int size, const unsigned char *empty,
 int gv_refine_corners_within(const gv_image *img, int size, const unsigned char *empty, double corners[8],
                              double reach, char *err, size_t cap)
 {
-	if (!img || !img->data || !corners || size < 2 || size > 19) {
-		snprintf(err, cap, "refine corners: bad argument");
-		return GV_EINVAL;
-	}
 	gv_image small = {0};
 	double scale = 1;
-	int rc = work_grey(img, &small, &scale, err, cap);
-	if (rc) {
-		gv_image_free(&small);
+	int rc = work_copy(img, corners && size >= 2 && size <= 19, "refine corners", &small, &scale, err, cap);
+	if (rc)
 		return rc;
-	}
 	double c[8], H[9];
 	for (int k = 0; k < 8; k++)
 		c[k] = corners[k] * scale;
@@ -446,17 +456,12 @@ static bool shifted_grid(const double c[8], int n, double dx, double dy, double 
 int gv_track_grid(const gv_image *img, int size, const unsigned char *empty, double corners[8], double reach,
                   double *before, double *after, char *err, size_t cap)
 {
-	if (!img || !img->data || !empty || !corners || size < 2 || size > 19 || !(reach > 0)) {
-		snprintf(err, cap, "track grid: bad argument");
-		return GV_EINVAL;
-	}
 	gv_image small = {0};
 	double scale = 1;
-	int rc = work_grey(img, &small, &scale, err, cap);
-	if (rc) {
-		gv_image_free(&small);
+	int rc = work_copy(img, empty && corners && size >= 2 && size <= 19 && reach > 0, "track grid", &small, &scale, err,
+	                   cap);
+	if (rc)
 		return rc;
-	}
 	double c[8], H[9], s[8];
 	for (int k = 0; k < 8; k++)
 		c[k] = corners[k] * scale;
