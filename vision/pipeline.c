@@ -896,8 +896,24 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	 * reading: there is time, and a camera that moved by a fifth of a
 	 * cell keeps most of its lines' contrast yet reads squares hidden. */
 	double align = alignment(p, cells, feat);
+	/* squares read hidden beside no point that changed: something over
+	 * the board, or a grid that slipped by a fifth of a cell (its square
+	 * middles on the lines) while keeping most of its lines' contrast */
+	int stray = 0;
+	for (int q = 0; q < p->nsq && p->have_obs; q++) {
+		if (!hid[q])
+			continue;
+		int qi = q % (n + 1), qj = q / (n + 1);
+		bool touch = false;
+		for (int a = -1; a <= 0 && !touch; a++)
+			for (int b = -1; b <= 0 && !touch; b++) {
+				int i = qi + b, j = qj + a;
+				touch = i >= 0 && j >= 0 && i < n && j < n && cells[j * n + i] != p->cells[j * n + i];
+			}
+		stray += !touch;
+	}
 	bool due = !p->have_search || align < 0 || lines_gone(p, align) || (clock_due && !heavy) ||
-	           p->far_pending || sparse;
+	           p->far_pending || sparse || stray > 0;
 	if (p->debug)
 		tr(p, "t %.2f reading: alignment %.3f (after the last search %.3f)", t, align, p->align_ref);
 	/* once a second at most while the board stays hidden; before the
