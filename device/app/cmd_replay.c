@@ -242,10 +242,11 @@ int cmd_replay(int argc, char **argv)
 	if (!quiet || ctx->events) {
 		snprintf(ctx->buf, sizeof ctx->buf,
 		         "{\"type\":\"summary\",\"frames\":%ld,\"width\":%d,\"height\":%d,\"observations\":%ld,"
-		         "\"moves\":%d,\"relocations\":%ld,\"held_points\":%ld,\"ms_per_frame\":%.3f,"
-		         "\"ms_max\":%.3f,\"ms_read_per_frame\":%.3f,\"ms_memory\":%.3f}",
+		         "\"moves\":%d,\"searches\":%ld,\"follows\":%ld,\"relocations\":%ld,\"held_points\":%ld,"
+		         "\"ms_per_frame\":%.3f,\"ms_max\":%.3f,\"ms_read_per_frame\":%.3f,\"ms_memory\":%.3f}",
 		         st.frames, st.width, st.height, st.observations,
-		         ref ? gr_record_move_count(gr_referee_record(ref)) : 0, st.pipe.relocations,
+		         ref ? gr_record_move_count(gr_referee_record(ref)) : 0, st.pipe.locates, st.pipe.tracks,
+		         st.pipe.relocations,
 		         st.pipe.held_points, st.frames ? st.pipe_ms / (double)st.frames : 0.0, st.pipe_max_ms,
 		         st.frames ? st.read_ms / (double)st.frames : 0.0, st.memory_ms);
 		if (!quiet)
