@@ -160,6 +160,16 @@ void gv_h_corners(const double H[9], int size, double corners[8])
 		gv_h_apply(H, board[2 * k], board[2 * k + 1], &corners[2 * k], &corners[2 * k + 1]);
 }
 
+double gv_corners_cell(const double corners[8], int size)
+{
+	double per = 0;
+	for (int k = 0; k < 4; k++) {
+		int l = (k + 1) % 4;
+		per += hypot(corners[2 * l] - corners[2 * k], corners[2 * l + 1] - corners[2 * k + 1]);
+	}
+	return per / 4 / (size - 1);
+}
+
 bool gv_corners_check(const double c[8], int width, int height, char *err, size_t cap)
 {
 	static const char *const names[4] = {"top-left", "top-right", "bottom-right", "bottom-left"};

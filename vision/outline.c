@@ -465,23 +465,23 @@ int gv_track_grid(const gv_image *img, int size, const unsigned char *empty, dou
 	double c[8], H[9], s[8];
 	for (int k = 0; k < 8; k++)
 		c[k] = corners[k] * scale;
-	double per = 0;
-	for (int k = 0; k < 4; k++)
-		per += hypot(c[(2 * k + 2) % 8] - c[2 * k], c[(2 * k + 3) % 8] - c[2 * k + 1]);
-	double cell = per / 4 / (size - 1);
+	double cell = gv_corners_cell(c, size);
 	double b = gv_h_from_corners(c, size, H) ? track_score(&small, H, size, empty, 1) : 0;
 	/* coarse: every shift on steps of GV_TRACK_COARSE cells, each line
 	 * looked for within half a step either way; the best few kept */
 	enum { KEEP = 3 };
 	double best[KEEP] = {-1, -1, -1}, bx[KEEP] = {0}, by[KEEP] = {0};
 	int steps = (int)ceil(reach / GV_TRACK_COARSE - 1e-9);
-	int wide = (int)ceil(GV_TRACK_COARSE / 2 / GV_OUTLINE_SLACK - 1e-9);
+	/* half a coarse step in places GV_OUTLINE_SLACK apart: how far either
+	 * way a line is looked for at the coarse shifts, and how far the fine
+	 * search goes around each kept one */
+	int half = (int)ceil(GV_TRACK_COARSE / 2 / GV_OUTLINE_SLACK - 1e-9);
 	for (int iy = -steps; iy <= steps; iy++)
 		for (int ix = -steps; ix <= steps; ix++) {
 			double dx = ix * GV_TRACK_COARSE * cell, dy = iy * GV_TRACK_COARSE * cell;
 			if (!shifted_grid(c, size, dx, dy, s, H))
 				continue;
-			double sc = track_score(&small, H, size, empty, wide);
+			double sc = track_score(&small, H, size, empty, half);
 			/* one of the kept ones near it (within two steps) is replaced
 			 * when worse; otherwise the worst kept */
 			int slot = -1;
@@ -503,12 +503,11 @@ int gv_track_grid(const gv_image *img, int size, const unsigned char *empty, dou
 		}
 	/* fine: around each kept shift, on steps of a line's slack */
 	double top = -1, tx = 0, ty = 0;
-	int fine = (int)ceil(GV_TRACK_COARSE / 2 / GV_OUTLINE_SLACK - 1e-9);
 	for (int k = 0; k < KEEP; k++) {
 		if (best[k] < 0)
 			continue;
-		for (int iy = -fine; iy <= fine; iy++)
-			for (int ix = -fine; ix <= fine; ix++) {
+		for (int iy = -half; iy <= half; iy++)
+			for (int ix = -half; ix <= half; ix++) {
 				double dx = bx[k] + ix * GV_OUTLINE_SLACK * cell, dy = by[k] + iy * GV_OUTLINE_SLACK * cell;
 				if (!shifted_grid(c, size, dx, dy, s, H))
 					continue;

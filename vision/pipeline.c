@@ -176,12 +176,7 @@ static void use_grid(gv_pipeline *p, const double H[9])
 {
 	memcpy(p->H, H, sizeof p->H);
 	gv_h_corners(H, p->size, p->corners);
-	double per = 0;
-	for (int k = 0; k < 4; k++) {
-		int l = (k + 1) % 4;
-		per += hypot(p->corners[2 * l] - p->corners[2 * k], p->corners[2 * l + 1] - p->corners[2 * k + 1]);
-	}
-	p->cell_px = per / 4 / (p->size - 1);
+	p->cell_px = gv_corners_cell(p->corners, p->size);
 	int n = p->size;
 	for (int j = 0; j < n; j++)
 		for (int i = 0; i < n; i++)
@@ -688,19 +683,24 @@ static double corner_shift(const double a[8], const double b[8])
 	return m;
 }
 
-/* How many stones of the last observation the board read through H reads
- * otherwise (-1 when it cannot be read). */
-static int read_otherwise(const gv_pipeline *p, const gv_image *f, const double H[9])
+/* How many stones of the last observation cells reads otherwise (stones
+ * played since do not count: a grid is not judged by the game going on). */
+static int otherwise(const gv_pipeline *p, const unsigned char *cells)
 {
-	unsigned char cells[NPT];
-	float conf[NPT];
-	gv_point_features feat[NPT];
-	int n = p->size, m = 0;
-	if (gv_classify_features(f, H, n, feat) || gv_classify_decide(feat, n, cells, conf))
-		return -1;
-	for (int k = 0; k < n * n; k++)
+	int m = 0;
+	for (int k = 0; k < p->size * p->size; k++)
 		m += p->cells[k] && cells[k] != p->cells[k];
 	return m;
+}
+
+/* The board read through H into cells, conf and feat, and how many stones
+ * of the last observation it reads otherwise (-1 when it cannot be read). */
+static int read_otherwise(const gv_pipeline *p, const gv_image *f, const double H[9], unsigned char *cells,
+                          float *conf, gv_point_features *feat)
+{
+	if (gv_classify_features(f, H, p->size, feat) || gv_classify_decide(feat, p->size, cells, conf))
+		return -1;
+	return otherwise(p, cells);
 }
 
 /* Looks for the grid; 1 found (into H), 0 not, <0 error. Once a board has
@@ -729,12 +729,15 @@ static int search(gv_pipeline *p, const gv_image *f, double H[9], char *err, siz
 		return found;
 	double lc[8];
 	int ol = -1;
+	unsigned char cells[NPT];
+	float conf[NPT];
+	gv_point_features feat[NPT];
 	if (found) {
 		/* a grid found near the one in use, or one through which every
 		 * stone of the last observation reads as it was, needs no other
 		 * opinion */
 		gv_h_corners(H, p->size, lc);
-		if (corner_shift(lc, p->corners) < 0.5 * p->cell_px || (ol = read_otherwise(p, f, H)) == 0)
+		if (corner_shift(lc, p->corners) < 0.5 * p->cell_px || (ol = read_otherwise(p, f, H, cells, conf, feat)) == 0)
 			return 1;
 	}
 	unsigned char empty[NPT];
@@ -759,7 +762,7 @@ static int search(gv_pipeline *p, const gv_image *f, double H[9], char *err, siz
 	}
 	if (corner_shift(lc, c) < 0.5 * p->cell_px)
 		return 1;
-	int ot = read_otherwise(p, f, HT);
+	int ot = read_otherwise(p, f, HT, cells, conf, feat);
 	if (p->debug)
 		tr(p, "the locator's grid and the followed one %.1f px apart: stones read otherwise %d and %d", corner_shift(lc, c),
 		   ol, ot);
@@ -977,17 +980,11 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 			unsigned char cells2[NPT];
 			float conf2[NPT];
 			gv_point_features feat2[NPT];
-			if (gv_classify_features(f, H, n, feat2) == 0 && gv_classify_decide(feat2, n, cells2, conf2) == 0) {
-				/* the stones of the last observation that each grid reads
-				 * otherwise (stones played since, seen through either, do
-				 * not count: a grid is not judged by the game going on) */
-				int was = 0, now = 0;
-				for (int k = 0; k < n * n; k++) {
-					if (!p->cells[k])
-						continue;
-					was += cells[k] != p->cells[k];
-					now += cells2[k] != p->cells[k];
-				}
+			/* the stones of the last observation that each grid reads
+			 * otherwise */
+			int now = read_otherwise(p, f, H, cells2, conf2, feat2);
+			if (now >= 0) {
+				int was = otherwise(p, cells);
 				/* with the same reading either way, the lines decide: a
 				 * camera that wobbled moves the grid by a third of a cell
 				 * without changing what a point reads, and only the grid
