@@ -67,9 +67,11 @@ echo "the dataset's README names: a takeback 358-361 s, two stones lifted and pu
 # off from 361 s; the next frame that agrees is 372 s), Black's second move
 # in a row (3117 s, again 3149 s); nothing else but their warnings, the
 # loss by a second warning, and the board's return ("restored"). The two
-# stones lifted at 3207 s are back in the next frame (3226 s): a change
-# seen in one frame only is not ruled (the referee's persistence), so that
-# irregularity goes unruled, as README says.
+# stones lifted at 3207 s come after Black's second warning (3149 s) has
+# ended the game (article 24.2: the referee judges nothing after a result;
+# the same log with that position seen twice rules nothing either), and
+# they are back in the next frame (3226 s): that irregularity goes unruled,
+# as README says.
 has_ruling() { # TYPE FROM TO
 	grep -q "\"t\":\($(seq -s '\|' "$2" "$3")\)\(\.[0-9]*\)\?,\"type\":\"$1\"" "$tmp/events.jsonl"
 }
