@@ -11,7 +11,8 @@
 #    and 213 pixels wide, through tests/e2e_realvideo.sh (its figures).
 #    (3., below, comes before it: the real video shifted between frames,
 #    shrunk by the decoder alone to 240x180, 160x120 and 80x60, and at
-#    160x120 with a margin, shifted by most of a cell.)
+#    160x120 with a margin, shifted by most of a cell; and at 320x240 by up
+#    to 20 px, the board's top row going beyond the frame.)
 set -u
 build=build
 out=/tmp/goref-lowres
@@ -77,6 +78,21 @@ if command -v djpeg >/dev/null && command -v cjpeg >/dev/null && command -v pyth
 		fi
 		printf '  %-20s ' "up to $px px"
 		real "$out/real-320d$px"
+	done
+	# and by more than the board's margin at the top (H9's stone is 14 px
+	# from the frame's top at 320x240): the top row goes beyond the frame
+	# now and then (added 2026-12-03 with the reading of a grid partly
+	# beyond the frame)
+	for ps in 15:2 15:3 20:1 20:2 20:3; do
+		px=${ps%:*} seed=${ps#*:}
+		d=$out/real-320d$px-$seed/datasets/video-9x9-table
+		if [ ! -f "$d/frames/times.txt" ]; then
+			mkdir -p "$d"
+			python3 "$here/samples/shift_frames.py" "$s/frames" "$d/frames" "$px" "$seed" >/dev/null
+			cp "$v/labels.txt" "$d/"
+		fi
+		printf '  %-20s ' "up to $px px, seed $seed"
+		real "$out/real-320d$px-$seed"
 	done
 	# and smaller, by the decoder alone: 240x180, 160x120, 80x60 (19.8, 13.2
 	# and 6.6 px a cell)

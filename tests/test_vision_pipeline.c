@@ -29,12 +29,16 @@ typedef struct hand {
 static int blank = -1;
 
 static const double corners[8] = {150, 40, 500, 48, 540, 440, 110, 432};
+/* The picture moved by this many pixels (a camera that moved). */
+static double shift_x, shift_y;
 
 /* Draws the board with stones (cells[j * N + i]) and maybe a hand. */
 static void draw(gv_image *img, const unsigned char *cells, const hand *hd, unsigned seed)
 {
-	double H[9], Hi[9];
-	assert_true(gv_h_from_corners(corners, N, H));
+	double H[9], Hi[9], c[8];
+	for (int k = 0; k < 8; k++)
+		c[k] = corners[k] + (k % 2 ? shift_y : shift_x);
+	assert_true(gv_h_from_corners(c, N, H));
 	assert_true(gv_h_invert(H, Hi));
 	for (int y = 0; y < HT; y++)
 		for (int x = 0; x < W; x++) {
@@ -296,6 +300,49 @@ static void test_stills_read_every_frame(void **s)
 	run_free(&r);
 }
 
+/* A camera that moved the board's top edge out of the frame: the grid is
+ * followed, the rest of the board is read (a new stone seen), the points
+ * beyond the frame are held at what they were (their stones kept), and all
+ * of it is read again once the camera is back. */
+static void test_board_partly_beyond_the_frame(void **s)
+{
+	(void)s;
+	run r;
+	run_init(&r, false, 0);
+	unsigned char cells[N * N] = {0};
+	cells[0 * N + 5] = 1;  /* on the top edge: beyond the frame below */
+	cells[0 * N + 12] = 2;
+	cells[1 * N + 8] = 2;
+	cells[9 * N + 9] = 1;
+	cells[15 * N + 3] = 2;
+	assert_true(feed(&r, cells, NULL, 12) > 0);
+	expect_cells(&r.last, cells);
+	/* up by 2 cells (about 44 px): the top line about 4 px above the frame */
+	shift_y = -44;
+	cells[10 * N + 10] = 2;
+	int got = feed(&r, cells, NULL, 40);
+	shift_y = 0;
+	gv_pipeline_stats st;
+	gv_pipeline_get_stats(r.p, &st);
+	printf("  beyond the frame: %d observations, %ld relocations\n", got, st.relocations);
+	assert_true(got > 0);
+	assert_true(st.located);
+	expect_cells(&r.last, cells);
+	int held = 0;
+	for (int i = 0; i < N; i++)
+		held += r.last.held[i];
+	assert_int_equal(held, N); /* the top row: beyond the frame */
+	assert_int_equal(r.last.noutside, N);
+	assert_int_equal(r.last.nhidden, 0);
+	/* back */
+	cells[11 * N + 11] = 1;
+	got = feed(&r, cells, NULL, 40);
+	assert_true(got > 0);
+	expect_cells(&r.last, cells);
+	assert_int_equal(r.last.nheld, 0);
+	run_free(&r);
+}
+
 static void test_bad_input(void **s)
 {
 	(void)s;
@@ -336,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_a_hand_of_the_woods_colour_hides_the_board),
 		cmocka_unit_test(test_a_point_without_lines_stops_hiding_the_board),
 		cmocka_unit_test(test_stills_read_every_frame),
+		cmocka_unit_test(test_board_partly_beyond_the_frame),
 		cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

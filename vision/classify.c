@@ -330,12 +330,15 @@ static float whiteness(float b, float y, float lam)
  * the wood, and only their brightness tells them (0). Judged on the points
  * that are clearly brighter than the board around them (the photo's own
  * white stones; glare too, which is as grey). */
-static float white_hue_weight(const sampler *s, const board_model *m, int size, const float *eu, const float *ev)
+static float white_hue_weight(const sampler *s, const board_model *m, int size, const float *eu, const float *ev,
+                              const bool *out)
 {
 	int n = 0;
 	float ys[361];
 	for (int j = 0; j < size; j++)
 		for (int i = 0; i < size; i++) {
+			if (out && out[j * size + i])
+				continue;
 			float qb[4], qy[4];
 			quadrants(s, m, i + eu[j * size + i], j + ev[j * size + i], qb, qy);
 			sort4(qb);
@@ -471,10 +474,46 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 	return gv_classify_features_update(rgb, H, size, feat, NULL);
 }
 
+/* Whether the board box [u0, u1] x [v0, v1] lies on the image (within half a
+ * pixel): its image is a convex quadrilateral, inside when its corners are. */
+static bool box_inside(const gv_image *im, const double H[9], double u0, double u1, double v0, double v1)
+{
+	for (int c = 0; c < 4; c++) {
+		double x = 0, y = 0;
+		if (!gv_h_apply(H, c & 1 ? u1 : u0, c & 2 ? v1 : v0, &x, &y) ||
+		    !(x >= -0.5 && y >= -0.5 && x <= im->width - 0.5 && y <= im->height - 0.5))
+			return false;
+	}
+	return true;
+}
+
+static int features(const gv_image *rgb, const double H[9], int size, gv_point_features *feat, const bool *redo,
+                    bool within);
+
 int gv_classify_features_update(const gv_image *rgb, const double H[9], int size, gv_point_features *feat,
                                 const bool *redo)
 {
-	int rc = gv_classify_check(rgb, H, size);
+	return features(rgb, H, size, feat, redo, false);
+}
+
+int gv_classify_features_within(const gv_image *rgb, const double H[9], int size, gv_point_features *feat,
+                                const bool *redo)
+{
+	return features(rgb, H, size, feat, redo, true);
+}
+
+static int features(const gv_image *rgb, const double H[9], int size, gv_point_features *feat, const bool *redo,
+                    bool within)
+{
+	int rc = 0;
+	if (within) {
+		double x, y;
+		if (!rgb || !rgb->data || !H || size < 2 || size > 19 || rgb->width < 2 || rgb->height < 2 ||
+		    (rgb->channels != 3 && rgb->channels != 1) || !gv_h_apply(H, 0, 0, &x, &y))
+			rc = GV_EINVAL;
+	} else {
+		rc = gv_classify_check(rgb, H, size);
+	}
 	if (rc)
 		return rc;
 	if (!feat)
@@ -484,6 +523,19 @@ int gv_classify_features_update(const gv_image *rgb, const double H[9], int size
 	float *buf = calloc((size_t)nc * 8, sizeof *buf);
 	if (!buf)
 		return GV_ENOMEM;
+	/* within: the squares whose middles lie on the image, and the points
+	 * whose stones would (below, once the camera's angle is known) */
+	bool sq_in[18 * 18], pt_out[19 * 19];
+	int nsq_in = nc;
+	for (int k = 0; k < nc; k++) {
+		int i = k % (size - 1), j = k / (size - 1);
+		sq_in[k] = !within || box_inside(rgb, H, i + 0.3, i + 0.7, j + 0.3, j + 0.7);
+		nsq_in -= !sq_in[k];
+	}
+	if (nsq_in < 6) {
+		free(buf);
+		return GV_EINVAL;
+	}
 	float *cu = buf, *cv = buf + nc, *cl = buf + 2 * nc, *cy = buf + 3 * nc, *w = buf + 4 * nc,
 	      *res = buf + 5 * nc, *rl = buf + 6 * nc, *ry = buf + 7 * nc;
 	double half = (size - 1) / 2.0;
@@ -509,10 +561,38 @@ int gv_classify_features_update(const gv_image *rgb, const double H[9], int size
 			cy[k] = yel(acc);
 		}
 	double ql[6], qy[6], sl = 0, sy = 0;
-	robust_quad(cu, cv, cl, nc, ql, &sl, w, res);
-	memcpy(rl, res, (size_t)nc * sizeof *rl);
-	robust_quad(cu, cv, cy, nc, qy, &sy, w, res);
-	memcpy(ry, res, (size_t)nc * sizeof *ry);
+	if (nsq_in == nc) {
+		robust_quad(cu, cv, cl, nc, ql, &sl, w, res);
+		memcpy(rl, res, (size_t)nc * sizeof *rl);
+		robust_quad(cu, cv, cy, nc, qy, &sy, w, res);
+		memcpy(ry, res, (size_t)nc * sizeof *ry);
+	} else {
+		/* the fit on the squares inside, gathered into the residuals'
+		 * arrays (free until the fit is done) */
+		float *gu = rl, *gv = ry, *gz = malloc((size_t)nsq_in * 2 * sizeof *gz);
+		if (!gz) {
+			free(buf);
+			return GV_ENOMEM;
+		}
+		float *gy = gz + nsq_in;
+		int m = 0;
+		for (int k = 0; k < nc; k++)
+			if (sq_in[k]) {
+				gu[m] = cu[k];
+				gv[m] = cv[k];
+				gz[m] = cl[k];
+				gy[m] = cy[k];
+				m++;
+			}
+		robust_quad(gu, gv, gz, m, ql, &sl, w, res);
+		robust_quad(gu, gv, gy, m, qy, &sy, w, res);
+		free(gz);
+		/* outside, the fit alone (the residual that makes it so) */
+		for (int k = 0; k < nc; k++) {
+			rl[k] = sq_in[k] ? (float)fabs(cl[k] - quad_at(ql, cu[k], cv[k])) : 1e9f;
+			ry[k] = sq_in[k] ? (float)fabs(cy[k] - quad_at(qy, cu[k], cv[k])) : 1e9f;
+		}
+	}
 	/* each square's whiteness against the fit: no stone covers a square's
 	 * centre (much), so white there is glare or something over the board */
 	float *sqw = calloc((size_t)nc * 3, sizeof *sqw), *sqb = sqw + nc, *sqy = sqw + 2 * nc;
@@ -544,7 +624,21 @@ int gv_classify_features_update(const gv_image *rgb, const double H[9], int size
 	}
 	float *ev = eu + size * size;
 	parallax(H, rgb->width, rgb->height, size, STONE_MIDDLE, eu, ev);
-	float lam = white_hue_weight(&s, &m, size, eu, ev);
+	int npt_in = size * size;
+	for (int k = 0; k < size * size; k++) {
+		int i = k % size, j = k / size;
+		double pu = eu[k], pv = ev[k], r = GV_INSIDE_REACH;
+		pt_out[k] = within && !box_inside(rgb, H, i - r + (pu < 0 ? pu : 0), i + r + (pu > 0 ? pu : 0),
+		                                   j - r + (pv < 0 ? pv : 0), j + r + (pv > 0 ? pv : 0));
+		npt_in -= pt_out[k];
+	}
+	if (npt_in < GV_INSIDE_MIN * size * size) {
+		free(eu);
+		free(sqw);
+		free(buf);
+		return GV_EINVAL;
+	}
+	float lam = white_hue_weight(&s, &m, size, eu, ev, npt_in < size * size ? pt_out : NULL);
 	for (int k = 0; k < nc; k++)
 		sqw[k] = whiteness(sqb[k], sqy[k], lam);
 
@@ -553,6 +647,17 @@ int gv_classify_features_update(const gv_image *rgb, const double H[9], int size
 			if (redo && !redo[j * size + i])
 				continue;
 			gv_point_features *f = &feat[j * size + i];
+			f->outside = pt_out[j * size + i];
+			if (f->outside) {
+				/* nothing measured: as an empty point with its lines
+				 * showing, which gv_classify_decide reads empty with no
+				 * confidence */
+				memset(f, 0, sizeof *f);
+				f->outside = true;
+				f->black = f->white = f->black0 = f->white0 = -1e9f;
+				f->line = 1;
+				continue;
+			}
 			double bl = 0, by = 0;
 			board_at(&m, i, j, &bl, &by);
 			if (bl < 1)
@@ -574,7 +679,7 @@ int gv_classify_features_update(const gv_image *rgb, const double H[9], int size
 			for (int dj = -1; dj <= 0; dj++)
 				for (int di = -1; di <= 0; di++) {
 					int a = i + di, b = j + dj;
-					if (a < 0 || b < 0 || a >= size - 1 || b >= size - 1)
+					if (a < 0 || b < 0 || a >= size - 1 || b >= size - 1 || !sq_in[b * (size - 1) + a])
 						continue;
 					nsq++;
 					if (sqw[b * (size - 1) + a] < wmin)
@@ -722,6 +827,8 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 		eb[k] = f[k].black - BLACK_LINE_PENALTY * (f[k].line > 0 ? f[k].line : 0);
 		ew[k] = f[k].white;
 	}
+	/* a point beyond the image (gv_classify_features_within) takes no part
+	 * in this photo's thresholds (its evidence is -1e9: under every one) */
 	/* a dark patch with the wood's hue is a shadow, unless it is as dark as
 	 * this photo's stones */
 	float tb0 = BLACK_BASE, tbs = adapt(eb, n, tb0, 0.9f, 0.6f, tmp);
@@ -814,10 +921,22 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 				if (other > 1 && (r / other - 1) / CONF_OVER_OTHER < c)
 					c = (r / other - 1) / CONF_OVER_OTHER;
 			}
-			conf[k] = c > 1 ? 1 : c < 0 ? 0 : c;
+			conf[k] = f[k].outside ? 0 : c > 1 ? 1 : c < 0 ? 0 : c;
 		}
-	if (conf)
-		gv_classify_doubt(conf, n);
+	if (conf) {
+		/* the points beyond the image are not read: they are no doubt
+		 * about the ones that are */
+		int doubt = 0, in = 0;
+		for (int k = 0; k < n; k++)
+			if (!f[k].outside) {
+				in++;
+				doubt += conf[k] < 0.5f;
+			}
+		if (doubt > GV_DOUBT_SHARE * in)
+			for (int k = 0; k < n; k++)
+				if (conf[k] > GV_DOUBT_CAP)
+					conf[k] = GV_DOUBT_CAP;
+	}
 	free(tmp);
 	free(order);
 	return 0;

@@ -46,6 +46,8 @@ typedef struct gv_point_features {
 	float around; /* least whiteness of the centres of the squares touching the point (glare, a hand) */
 	float bu, bv; /* offset (in cells) of the best black placement */
 	float wu, wv; /* offset of the best white placement */
+	bool outside; /* gv_classify_features_within: a stone here would reach beyond the image;
+	                 nothing above is measured (gv_classify_decide reads it empty, confidence 0) */
 } gv_point_features;
 
 /* The features of every intersection (f[j * size + i]); same errors as
@@ -56,6 +58,15 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
  * from an earlier frame with the same grid). The board's model is measured
  * anew each time, so a few points cost a fraction of the whole. */
 int gv_classify_features_update(const gv_image *rgb, const double H[9], int size, gv_point_features *f,
+                                const bool *redo);
+/* The same for a grid that may reach beyond the image (a camera that moved
+ * the board partly out of the frame): a point whose stone would reach
+ * beyond the image gets outside set and nothing measured, and the board's
+ * colour is judged on the squares inside only. GV_EINVAL when fewer than
+ * GV_INSIDE_MIN of the points lie inside (tuning.h), or for the other bad
+ * arguments of gv_classify_features_update. With every point inside, the
+ * same features as gv_classify_features_update. */
+int gv_classify_features_within(const gv_image *rgb, const double H[9], int size, gv_point_features *f,
                                 const bool *redo);
 /* gv_classify's decision from the features gv_classify_features measured
  * (gv_classify is the two in a row): for a caller that looks at the

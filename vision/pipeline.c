@@ -683,6 +683,18 @@ static double corner_shift(const double a[8], const double b[8])
 	return m;
 }
 
+/* The points beyond the frame (a camera that moved the board partly out
+ * of it) are not read: once a board has been observed they keep what it
+ * had there (held, read_frame), so that nothing downstream takes them
+ * for a change. */
+static void hold_outside(const gv_pipeline *p, const gv_point_features *feat, unsigned char *cells)
+{
+	if (p->have_obs)
+		for (int k = 0; k < p->size * p->size; k++)
+			if (feat[k].outside)
+				cells[k] = p->cells[k];
+}
+
 /* How many stones of the last observation cells reads otherwise (stones
  * played since do not count: a grid is not judged by the game going on). */
 static int otherwise(const gv_pipeline *p, const unsigned char *cells)
@@ -698,8 +710,9 @@ static int otherwise(const gv_pipeline *p, const unsigned char *cells)
 static int read_otherwise(const gv_pipeline *p, const gv_image *f, const double H[9], unsigned char *cells,
                           float *conf, gv_point_features *feat)
 {
-	if (gv_classify_features(f, H, p->size, feat) || gv_classify_decide(feat, p->size, cells, conf))
+	if (gv_classify_features_within(f, H, p->size, feat, NULL) || gv_classify_decide(feat, p->size, cells, conf))
 		return -1;
+	hold_outside(p, feat, cells);
 	return otherwise(p, cells);
 }
 
@@ -793,7 +806,7 @@ static double alignment(const gv_pipeline *p, const unsigned char *cells, const 
 	int n = p->size, m = 0;
 	float v[NPT];
 	for (int k = 0; k < n * n; k++)
-		if (cells[k] == 0)
+		if (cells[k] == 0 && !feat[k].outside)
 			v[m++] = feat[k].line > 0 ? feat[k].line : 0;
 	if (m < GV_ALIGN_MIN_EMPTY)
 		return -1;
@@ -860,7 +873,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 			}
 		memcpy(feat, p->feat, sizeof(feat[0]) * (size_t)(n * n));
 	}
-	int rc = gv_classify_features_update(f, p->H, n, feat, all ? NULL : redo);
+	int rc = gv_classify_features_within(f, p->H, n, feat, all ? NULL : redo);
 	if (rc == 0) {
 		for (int k = 0; k < n * n; k++)
 			if (all || redo[k])
@@ -873,7 +886,8 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 		for (int k = 0; k < n * n && !all; k++)
 			p->st.classified += redo[k];
 	}
-	if (rc == GV_EINVAL) { /* the grid reaches beyond the image */
+	if (rc == GV_EINVAL) { /* too much of the grid lies beyond the image */
+		tr(p, "t %.2f reading: the grid lies beyond the frame: searched for again", t);
 		p->located = false;
 		return 0;
 	}
@@ -881,6 +895,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 		rc = gv_classify_decide(feat, n, cells, conf);
 	if (rc)
 		return rc;
+	hold_outside(p, feat, cells);
 	/* The grid again. A grid that moved by more than a
 	 * fifth of a cell is a candidate (less is the search's own jitter,
 	 * which the reading does not mind). The search can also be wrong, a
@@ -983,6 +998,8 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 			/* the stones of the last observation that each grid reads
 			 * otherwise */
 			int now = read_otherwise(p, f, H, cells2, conf2, feat2);
+			if (now < 0)
+				tr(p, "t %.2f candidate: lies beyond the frame: refused", t);
 			if (now >= 0) {
 				int was = otherwise(p, cells);
 				/* with the same reading either way, the lines decide: a
@@ -1093,11 +1110,17 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 			 * stone on the edge, half off the photo, that reads empty
 			 * one frame in three is not taken off */
 			bool weak = p->have_obs && cells[k] != p->cells[k] && conf[k] < GV_CHANGE_CONF;
-			bool h = hidden || worn[k] || weak || alien[k] || (p->have_obs && conf[k] < p->o.unsure);
+			/* beyond the frame: held at what was last seen (before the
+			 * first observation, the empty board of the first frame, when
+			 * it showed one), or, with nothing seen yet, no observation */
+			hidden = hidden || (feat[k].outside && !p->have_obs && p->empty_t < 0);
+			bool h = hidden || worn[k] || weak || alien[k] || feat[k].outside ||
+			         (p->have_obs && conf[k] < p->o.unsure);
 			p->doubt[k] = h || (cells[k] == 0 && feat[k].line < COVERED_LINE);
 			/* with nothing to hold yet, a reading with something over
 			 * the board is no observation all the same */
 			obs->nhidden += hidden;
+			obs->noutside += feat[k].outside && h && p->have_obs;
 			if (h && p->have_obs) {
 				obs->cells[k] = p->cells[k];
 				obs->held[k] = 1;

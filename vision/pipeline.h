@@ -94,6 +94,8 @@ typedef struct gv_observation {
 	unsigned char held[19 * 19];   /* 1 where the point was hidden or unsure and kept its last value */
 	int nheld;                     /* how many points were held */
 	int nhidden;                   /* of those, how many because a square beside them was hidden */
+	int noutside;                  /* of those, how many beyond the frame (the camera moved the board
+	                                  partly out of it; gv_classify_features_within) */
 	bool relocated;                /* the grid was found anew for this reading */
 } gv_observation;
 

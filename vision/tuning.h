@@ -254,6 +254,21 @@
 #define GV_DOUBT_CAP 0.8f
 #define WHITE_HUE_NONE 0.0f
 
+/* ---- a grid partly beyond the frame (classify.c, gv_classify_features_within) ---- */
+
+/* A point is read only when a stone on it lies wholly on the image: the
+ * box this many cells either side of the point (a stone's radius; widened
+ * by where the camera's angle puts its middle) must map inside. A stone
+ * cut by the frame's edge is half a stone and half whatever the sensor
+ * clamps to. By reasoning, not scored. */
+#define GV_INSIDE_REACH 0.5
+/* At least this share of the points must be read so for the grid to be
+ * read at all: a frame that shows less of the board is more likely a
+ * wrong lattice than the board, and the board's colour is fitted on the
+ * squares that show. Two rows of a 9x9 off the frame leave 0.78. By
+ * reasoning, not scored. */
+#define GV_INSIDE_MIN 0.75
+
 /* ---- the learned classifier (cnn.c) ---- */
 
 /* Which classifier gv_detect uses when its options name none: 1 the

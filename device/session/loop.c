@@ -252,10 +252,15 @@ int gd_loop_frame(gd_loop *l, const gv_image *frame, double t, char *err, size_t
 	}
 	rotate_cells(obs->cells, obs->size, l->o.rotate & 3);
 	if (l->o.log) {
-		char note[128] = "";
-		if (obs->nheld)
-			snprintf(note, sizeof note, "# %d point%s hidden or unsure: kept as last seen\n", obs->nheld,
-			         obs->nheld == 1 ? "" : "s");
+		char note[256] = "";
+		int other = obs->nheld - obs->noutside;
+		if (other > 0)
+			snprintf(note, sizeof note, "# %d point%s hidden or unsure: kept as last seen\n", other,
+			         other == 1 ? "" : "s");
+		if (obs->noutside)
+			snprintf(note + strlen(note), sizeof note - strlen(note),
+			         "# %d point%s beyond the frame: kept as last seen\n", obs->noutside,
+			         obs->noutside == 1 ? "" : "s");
 		if (obs->relocated)
 			snprintf(note + strlen(note), sizeof note - strlen(note), "# the board moved: its grid was found again\n");
 		if (note[0] && (rc = log_text(l, note, err, cap)) != 0)
