@@ -160,6 +160,74 @@ static void test_drawn_long_shadows_in_low_light(void **s)
 	check_scene(&sc, corners, 680, 500);
 }
 
+/* A board the camera moved partly out of the picture: the points beyond it
+ * are not read (outside, confidence 0), the rest are read right; a grid
+ * that fits the image whole reads as gv_classify_features does; one mostly
+ * beyond it is refused. */
+static void test_drawn_board_partly_beyond_the_image(void **s)
+{
+	(void)s;
+	static const stone st[] = {
+	    {2, 0, 0, 0, 1}, {6, 0, 0, 0, 2},             /* the top row: beyond */
+	    {3, 1, 0, 0, 2}, {4, 1, 0.05, 0, 1}, {0, 4, 0, 0, 2},
+	    {8, 8, 0, 0, 1}, {5, 5, -0.05, 0.05, 2}, {1, 7, 0, 0, 1},
+	};
+	scene sc = {9, st, (int)(sizeof st / sizeof st[0]), {1, 1, 1}, 0.2, {0}, 3, {0, 0, 0}, {0.1, 0.12, 0.62}};
+	memcpy(sc.wood, wood, sizeof wood);
+	/* cells of about 40 px; the top line 6 px above the picture */
+	double corners[8] = {100, -6, 420, -10, 450, 310, 80, 314}, H[9];
+	assert_true(gv_h_from_corners(corners, 9, H));
+	gv_image img;
+	td_render(&sc, H, 540, 340, &img);
+	gv_point_features f[81];
+	unsigned char cells[81];
+	float conf[81];
+	assert_int_equal(gv_classify_features(&img, H, 9, f), GV_EINVAL);
+	assert_int_equal(gv_classify_features_within(&img, H, 9, f, NULL), 0);
+	assert_int_equal(gv_classify_decide(f, 9, cells, conf), 0);
+	int wrong = 0;
+	for (int k = 0; k < 81; k++) {
+		int want = 0;
+		for (int q = 0; q < sc.nstones; q++)
+			if (st[q].j * 9 + st[q].i == k)
+				want = st[q].colour;
+		/* the top row only: its stones would reach beyond the picture */
+		assert_int_equal(f[k].outside, k < 9);
+		if (f[k].outside) {
+			assert_int_equal(cells[k], 0);
+			assert_true(conf[k] == 0);
+		} else if (cells[k] != want) {
+			printf("  partly beyond: (%d,%d) is %c, read %c\n", k % 9, k / 9, ".BW"[want], ".BW"[cells[k]]);
+			wrong++;
+		}
+	}
+	assert_int_equal(wrong, 0);
+	gv_image_free(&img);
+
+	/* whole on the picture: the same reading as gv_classify_features */
+	double inside[8] = {100, 30, 420, 26, 450, 310, 80, 314};
+	assert_true(gv_h_from_corners(inside, 9, H));
+	td_render(&sc, H, 540, 340, &img);
+	gv_point_features g[81];
+	unsigned char cells2[81];
+	float conf2[81];
+	assert_int_equal(gv_classify_features(&img, H, 9, g), 0);
+	assert_int_equal(gv_classify_decide(g, 9, cells2, conf2), 0);
+	assert_int_equal(gv_classify_features_within(&img, H, 9, f, NULL), 0);
+	assert_int_equal(gv_classify_decide(f, 9, cells, conf), 0);
+	for (int k = 0; k < 81; k++) {
+		assert_false(f[k].outside);
+		assert_int_equal(cells[k], cells2[k]);
+		assert_true(conf[k] == conf2[k]);
+		assert_true(f[k].white == g[k].white && f[k].black == g[k].black && f[k].line == g[k].line);
+	}
+	/* half of it beyond the picture: refused */
+	double half[8] = {100, -160, 420, -164, 450, 156, 80, 160};
+	assert_true(gv_h_from_corners(half, 9, H));
+	assert_int_equal(gv_classify_features_within(&img, H, 9, f, NULL), GV_EINVAL);
+	gv_image_free(&img);
+}
+
 static void test_bad_arguments(void **s)
 {
 	(void)s;
@@ -354,6 +422,7 @@ int main(void)
 	    cmocka_unit_test(test_drawn_crowded_corner_and_small_board),
 	    cmocka_unit_test(test_drawn_stones_put_down_over_the_margin),
 	    cmocka_unit_test(test_drawn_long_shadows_in_low_light),
+	    cmocka_unit_test(test_drawn_board_partly_beyond_the_image),
 	    cmocka_unit_test(test_bad_arguments),
 	    cmocka_unit_test(test_real_photos_with_hand_corners),
 	    cmocka_unit_test(test_real_photos_in_other_light),
