@@ -228,6 +228,47 @@ static void test_drawn_board_partly_beyond_the_image(void **s)
 	gv_image_free(&img);
 }
 
+/* A hand reaching over the board's edge, read as a white stone there: not
+ * sure (its white goes on past the edge); a white stone on the edge with the
+ * table beyond it stays sure. */
+static void test_drawn_hand_over_the_edge_is_not_sure(void **s)
+{
+	(void)s;
+	static const stone st[] = {{0, 3, 0, 0, 2}, {0, 14, 0, 0, 1}, {9, 9, 0, 0, 2}, {18, 6, 0, 0, 2}};
+	scene sc = {19, st, (int)(sizeof st / sizeof st[0]), {1, 1, 1}, 0.1, {0}, 21, {0, 0, 0}, {0.1, 0.12, 0.62}};
+	memcpy(sc.wood, wood, sizeof wood);
+	double corners[8] = {160, 40, 600, 40, 600, 480, 160, 480}, H[9];
+	assert_true(gv_h_from_corners(corners, 19, H));
+	gv_image img;
+	td_render(&sc, H, 700, 520, &img);
+	unsigned char cells[361];
+	float conf[361];
+	assert_int_equal(gv_classify(&img, H, 19, cells, conf), 0);
+	assert_int_equal(cells[3 * 19 + 0], 2);
+	assert_true(conf[3 * 19 + 0] >= 0.9f);
+	assert_int_equal(cells[6 * 19 + 18], 2);
+	assert_true(conf[6 * 19 + 18] >= 0.9f);
+	/* fingers over the edge points of rows 9 and 10, the hand beyond the
+	 * board's edge out to the picture's side: pale skin */
+	double x0, y0, x1, y1;
+	gv_h_apply(H, 0.45, 8.6, &x1, &y0);
+	gv_h_apply(H, 0.45, 10.4, &x1, &y1);
+	x0 = 0;
+	for (int y = (int)y0; y <= (int)y1; y++)
+		for (int x = (int)x0; x <= (int)x1; x++) {
+			unsigned char *px = gv_px(&img, x, y);
+			px[0] = 238, px[1] = 214, px[2] = 200;
+		}
+	assert_int_equal(gv_classify(&img, H, 19, cells, conf), 0);
+	for (int j = 9; j <= 10; j++)
+		if (cells[j * 19] != 0) {
+			printf("  the hand at (0,%d): read %c, confidence %.2f\n", j, ".BW"[cells[j * 19]], conf[j * 19]);
+			assert_true(conf[j * 19] < 0.9f);
+		}
+	assert_true(conf[3 * 19 + 0] >= 0.9f);
+	gv_image_free(&img);
+}
+
 static void test_bad_arguments(void **s)
 {
 	(void)s;
@@ -423,6 +464,7 @@ int main(void)
 	    cmocka_unit_test(test_drawn_stones_put_down_over_the_margin),
 	    cmocka_unit_test(test_drawn_long_shadows_in_low_light),
 	    cmocka_unit_test(test_drawn_board_partly_beyond_the_image),
+	    cmocka_unit_test(test_drawn_hand_over_the_edge_is_not_sure),
 	    cmocka_unit_test(test_bad_arguments),
 	    cmocka_unit_test(test_real_photos_with_hand_corners),
 	    cmocka_unit_test(test_real_photos_in_other_light),

@@ -686,6 +686,27 @@ static int features(const gv_image *rgb, const double H[9], int size, gv_point_f
 						wmin = sqw[b * (size - 1) + a];
 				}
 			f->around = nsq ? wmin : 0;
+			/* past the board's edge, out from an edge point: the white
+			 * evidence there (the second least white of four patches,
+			 * as a stone's), the larger of the two sides at a corner */
+			f->beyond = 0;
+			for (int side = 0; side < 4; side++) {
+				int du = side == 0 ? -1 : side == 1 ? 1 : 0, dv = side == 2 ? -1 : side == 3 ? 1 : 0;
+				bool edge = (du < 0 && i == 0) || (du > 0 && i == size - 1) || (dv < 0 && j == 0) ||
+				            (dv > 0 && j == size - 1);
+				if (!edge)
+					continue;
+				double bu = i + du * GV_BEYOND_CELLS, bv = j + dv * GV_BEYOND_CELLS;
+				if (within && !box_inside(rgb, H, bu - 0.25, bu + 0.25, bv - 0.25, bv + 0.25))
+					continue;
+				quadrants(&s, &m, bu, bv, qb, qyl);
+				float wh[4];
+				for (int q = 0; q < 4; q++)
+					wh[q] = whiteness(qb[q], qyl[q], lam);
+				sort4(wh);
+				if (wh[1] > f->beyond)
+					f->beyond = wh[1];
+			}
 			/* 2b. the best stone placement within a third of a cell of
 			 * where the camera's angle puts a stone's middle */
 			double pu = eu[j * size + i], pv = ev[j * size + i];
@@ -921,6 +942,12 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 				if (other > 1 && (r / other - 1) / CONF_OVER_OTHER < c)
 					c = (r / other - 1) / CONF_OVER_OTHER;
 			}
+			/* a white stone on the edge whose white goes on past the
+			 * board's edge may be a hand or a sleeve reaching over it:
+			 * not sure (a stone with a pale wall beyond the board
+			 * loses only its sureness) */
+			if (cells[k] == C_WHITE && f[k].beyond >= tw && c > GV_BEYOND_CAP)
+				c = GV_BEYOND_CAP;
 			conf[k] = f[k].outside ? 0 : c > 1 ? 1 : c < 0 ? 0 : c;
 		}
 	if (conf) {

@@ -44,6 +44,8 @@ typedef struct gv_point_features {
 	float black0, white0; /* the same with the stone right on the point */
 	float pu, pv; /* where a stone's middle is expected from the camera's angle (offset in cells) */
 	float around; /* least whiteness of the centres of the squares touching the point (glare, a hand) */
+	float beyond; /* an edge point: the white evidence past the board's edge, GV_BEYOND_CELLS out (a hand
+	                 or a sleeve reaching over the edge goes on there, a stone does not); 0 elsewhere */
 	float bu, bv; /* offset (in cells) of the best black placement */
 	float wu, wv; /* offset of the best white placement */
 	bool outside; /* gv_classify_features_within: a stone here would reach beyond the image;

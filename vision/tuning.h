@@ -254,6 +254,23 @@
 #define GV_DOUBT_CAP 0.8f
 #define WHITE_HUE_NONE 0.0f
 
+/* ---- a hand or a sleeve over the board's edge (classify.c) ---- */
+
+/* How far past an edge point (cells, out from the board) the white evidence
+ * is looked for: beyond the board's margin (0.5 to 1.2 cells on the boards
+ * seen) and beyond a stone standing out over it (0.8), on the table, the
+ * floor, or the hand that reaches over the edge. By reasoning. */
+#define GV_BEYOND_CELLS 1.5
+/* A white stone on the edge with white as strong as this photo's white
+ * stones' threshold there is read white, with a confidence of at most this:
+ * under the 0.9 of "sure", over the 0.5 the frame pipeline needs for a
+ * change (videos read as before). By reasoning, like GV_DOUBT_CAP. The
+ * photos that showed the need (imago/t3_003 and t3_005, a hand and a sleeve
+ * over the edge read white with confidence 0.82 to 1; t2_008 a hand, 1.0)
+ * are among those it is measured on, so the sure figures of imago/t2 and t3
+ * are not held out for it. */
+#define GV_BEYOND_CAP 0.8f
+
 /* ---- a grid partly beyond the frame (classify.c, gv_classify_features_within) ---- */
 
 /* A point is read only when a stone on it lies wholly on the image: the
