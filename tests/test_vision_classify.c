@@ -285,6 +285,18 @@ static void test_bad_arguments(void **s)
 	double off[8] = {10, 10, 190, 10, 190, 90, 10, 90};
 	assert_true(gv_h_from_corners(off, 19, H));
 	assert_int_equal(gv_classify(&img, H, 19, cells, NULL), GV_EINVAL);
+	/* the same through gv_classify_features_within: more than a quarter
+	 * of it beyond; its bad arguments; a small board wholly inside */
+	gv_point_features f[361];
+	assert_int_equal(gv_classify_features_within(&img, H, 19, f, NULL), GV_EINVAL);
+	assert_int_equal(gv_classify_features_within(&img, H, 20, f, NULL), GV_EINVAL);
+	assert_int_equal(gv_classify_features_within(NULL, H, 19, f, NULL), GV_EINVAL);
+	assert_int_equal(gv_classify_features_within(&img, H, 19, NULL, NULL), GV_EINVAL);
+	double small[8] = {30, 30, 70, 30, 70, 70, 30, 70};
+	assert_true(gv_h_from_corners(small, 3, H));
+	assert_int_equal(gv_classify_features_within(&img, H, 3, f, NULL), 0);
+	for (int k = 0; k < 9; k++)
+		assert_false(f[k].outside);
 	gv_image_free(&img);
 }
 

@@ -532,7 +532,9 @@ static int features(const gv_image *rgb, const double H[9], int size, gv_point_f
 		sq_in[k] = !within || box_inside(rgb, H, i + 0.3, i + 0.7, j + 0.3, j + 0.7);
 		nsq_in -= !sq_in[k];
 	}
-	if (nsq_in < 6) {
+	/* a quadratic's six coefficients need six squares (all of a small
+	 * board's) */
+	if (nsq_in < (nc < 6 ? nc : 6)) {
 		free(buf);
 		return GV_EINVAL;
 	}
@@ -569,7 +571,7 @@ static int features(const gv_image *rgb, const double H[9], int size, gv_point_f
 	} else {
 		/* the fit on the squares inside, gathered into the residuals'
 		 * arrays (free until the fit is done) */
-		float *gu = rl, *gv = ry, *gz = malloc((size_t)nsq_in * 2 * sizeof *gz);
+		float *gu = rl, *gv = ry, *gz = calloc((size_t)nsq_in * 2, sizeof *gz);
 		if (!gz) {
 			free(buf);
 			return GV_ENOMEM;
