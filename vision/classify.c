@@ -177,33 +177,60 @@ static double quad_at(const double c[6], double u, double v)
 	return c[0] + c[1] * u + c[2] * v + c[3] * u * u + c[4] * u * v + c[5] * v * v;
 }
 
+/* Whether the board box [u0, u1] x [v0, v1] lies on the image (within half a
+ * pixel): its image is a convex quadrilateral, inside when its corners are. */
+static bool box_inside(const gv_image *im, const double H[9], double u0, double u1, double v0, double v1)
+{
+	for (int c = 0; c < 4; c++) {
+		double x = 0, y = 0;
+		if (!gv_h_apply(H, c & 1 ? u1 : u0, c & 2 ? v1 : v0, &x, &y) ||
+		    !(x >= -0.5 && y >= -0.5 && x <= im->width - 0.5 && y <= im->height - 0.5))
+			return false;
+	}
+	return true;
+}
+
+/* The arguments every classifier takes, but where the grid lies. */
+static bool args_ok(const gv_image *rgb, const double H[9], int size)
+{
+	return rgb && rgb->data && H && size >= 2 && size <= 19 && rgb->width >= 2 && rgb->height >= 2 &&
+	       (rgb->channels == 3 || rgb->channels == 1);
+}
+
 int gv_classify_check(const gv_image *rgb, const double H[9], int size)
 {
-	if (!rgb || !rgb->data || !H || size < 2 || size > 19 || rgb->width < 2 || rgb->height < 2 ||
-	    (rgb->channels != 3 && rgb->channels != 1))
+	if (!args_ok(rgb, H, size))
 		return GV_EINVAL;
 	for (int j = 0; j < size; j++)
-		for (int i = 0; i < size; i++) {
-			double x = 0, y = 0;
-			if (!gv_h_apply(H, i, j, &x, &y) || !(x >= -0.5 && y >= -0.5 && x <= rgb->width - 0.5 &&
-			                                       y <= rgb->height - 0.5))
+		for (int i = 0; i < size; i++)
+			if (!box_inside(rgb, H, i, i, j, j))
 				return GV_EINVAL;
-		}
 	return 0;
 }
 
-void gv_classify_doubt(float *conf, int n)
+/* gv_classify_doubt over the points f does not mark outside (every point
+ * when f is NULL): the points beyond the image are not read, and are no
+ * doubt about the ones that are. */
+static void cap_doubt(float *conf, int n, const gv_point_features *f)
 {
 	/* a photo where many points are in doubt is one the model does not
 	 * fit (stones packed so that the wood hardly shows, a light that
 	 * makes stones and wood alike): nothing in it is sure */
-	int doubt = 0;
+	int doubt = 0, in = 0;
 	for (int k = 0; k < n; k++)
-		doubt += conf[k] < 0.5f;
-	if (doubt > GV_DOUBT_SHARE * n)
+		if (!f || !f[k].outside) {
+			in++;
+			doubt += conf[k] < 0.5f;
+		}
+	if (doubt > GV_DOUBT_SHARE * in)
 		for (int k = 0; k < n; k++)
 			if (conf[k] > GV_DOUBT_CAP)
 				conf[k] = GV_DOUBT_CAP;
+}
+
+void gv_classify_doubt(float *conf, int n)
+{
+	cap_doubt(conf, n, NULL);
 }
 
 /* The board's brightness and yellowness, everywhere: a robust quadratic fit
@@ -474,19 +501,6 @@ int gv_classify_features(const gv_image *rgb, const double H[9], int size, gv_po
 	return gv_classify_features_update(rgb, H, size, feat, NULL);
 }
 
-/* Whether the board box [u0, u1] x [v0, v1] lies on the image (within half a
- * pixel): its image is a convex quadrilateral, inside when its corners are. */
-static bool box_inside(const gv_image *im, const double H[9], double u0, double u1, double v0, double v1)
-{
-	for (int c = 0; c < 4; c++) {
-		double x = 0, y = 0;
-		if (!gv_h_apply(H, c & 1 ? u1 : u0, c & 2 ? v1 : v0, &x, &y) ||
-		    !(x >= -0.5 && y >= -0.5 && x <= im->width - 0.5 && y <= im->height - 0.5))
-			return false;
-	}
-	return true;
-}
-
 static int features(const gv_image *rgb, const double H[9], int size, gv_point_features *feat, const bool *redo,
                     bool within);
 
@@ -505,17 +519,9 @@ int gv_classify_features_within(const gv_image *rgb, const double H[9], int size
 static int features(const gv_image *rgb, const double H[9], int size, gv_point_features *feat, const bool *redo,
                     bool within)
 {
-	int rc = 0;
-	if (within) {
-		double x, y;
-		if (!rgb || !rgb->data || !H || size < 2 || size > 19 || rgb->width < 2 || rgb->height < 2 ||
-		    (rgb->channels != 3 && rgb->channels != 1) || !gv_h_apply(H, 0, 0, &x, &y))
-			rc = GV_EINVAL;
-	} else {
-		rc = gv_classify_check(rgb, H, size);
-	}
-	if (rc)
-		return rc;
+	double x, y;
+	if (within ? !args_ok(rgb, H, size) || !gv_h_apply(H, 0, 0, &x, &y) : gv_classify_check(rgb, H, size) != 0)
+		return GV_EINVAL;
 	if (!feat)
 		return GV_EINVAL;
 	sampler s = {rgb, H};
@@ -952,20 +958,8 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 				c = GV_BEYOND_CAP;
 			conf[k] = f[k].outside ? 0 : c > 1 ? 1 : c < 0 ? 0 : c;
 		}
-	if (conf) {
-		/* the points beyond the image are not read: they are no doubt
-		 * about the ones that are */
-		int doubt = 0, in = 0;
-		for (int k = 0; k < n; k++)
-			if (!f[k].outside) {
-				in++;
-				doubt += conf[k] < 0.5f;
-			}
-		if (doubt > GV_DOUBT_SHARE * in)
-			for (int k = 0; k < n; k++)
-				if (conf[k] > GV_DOUBT_CAP)
-					conf[k] = GV_DOUBT_CAP;
-	}
+	if (conf)
+		cap_doubt(conf, n, f);
 	free(tmp);
 	free(order);
 	return 0;
