@@ -10,61 +10,6 @@
 #include "geom.h"
 #include "tuning.h"
 
-/* Grey at (x, y), bilinear, the mean of R, G, B of a colour image; -1
- * outside the image. */
-static double grey_at(const gv_image *img, double x, double y)
-{
-	if (!(x >= 0 && y >= 0 && x <= img->width - 1.001 && y <= img->height - 1.001))
-		return -1;
-	int x0 = (int)x, y0 = (int)y;
-	double fx = x - x0, fy = y - y0;
-	double v[4];
-	/* the four pixels from the first one's address */
-	const unsigned char *p = gv_px(img, x0, y0), *q = p + img->stride;
-	if (img->channels == 3) {
-		v[0] = (p[0] + p[1] + p[2]) / 3.0;
-		v[1] = (p[3] + p[4] + p[5]) / 3.0;
-		v[2] = (q[0] + q[1] + q[2]) / 3.0;
-		v[3] = (q[3] + q[4] + q[5]) / 3.0;
-	} else {
-		v[0] = p[0];
-		v[1] = p[1];
-		v[2] = q[0];
-		v[3] = q[1];
-	}
-	return (v[0] * (1 - fx) + v[1] * fx) * (1 - fy) + (v[2] * (1 - fx) + v[3] * fx) * fy;
-}
-
-/* Grey at board point (u, v); -1 outside the image. */
-static double grey_board(const gv_image *img, const double H[9], double u, double v)
-{
-	double x, y;
-	if (!gv_h_apply(H, u, v, &x, &y))
-		return -1;
-	return grey_at(img, x, y);
-}
-
-bool gv_line_contrast(const gv_image *img, const double H[9], double u, double v, double nu, double nv,
-                      double slack, int reach, double side, bool both, double *contrast, double *side_grey)
-{
-	double on = 1e9;
-	for (int o = -reach; o <= reach; o++) {
-		double g = grey_board(img, H, u + nu * slack * o, v + nv * slack * o);
-		if (g < 0)
-			return false;
-		if (g < on)
-			on = g;
-	}
-	double a = grey_board(img, H, u + nu * side, v + nv * side);
-	double b = grey_board(img, H, u - nu * side, v - nv * side);
-	if (a < 0 || b < 0)
-		return false;
-	double s = (a > b) != both ? a : b;
-	*side_grey = s;
-	*contrast = s > 0 ? (s - on) / s : 0;
-	return true;
-}
-
 /* Whether a line shows on the span from (i, j) along the unit step (di, dj):
  * at each sample along it, the darkest of a few places across the line
  * against the brighter side a little further out (both: the darker, a
@@ -125,9 +70,9 @@ static bool lattice_goes_on(const gv_image *img, const double H[9], int size, co
 		if (!gv_line_contrast(img, H, mu, mv, nu, nv, GV_PROOF_SLACK, 1, GV_PROOF_SIDE, true, &co, &side) ||
 		    !gv_line_contrast(img, H, mu + nu, mv + nv, nu, nv, GV_PROOF_SLACK, 1, GV_PROOF_SIDE, true, &cf, &side))
 			continue;
-		double in = grey_board(img, H, mu - nu * GV_PROOF_SIDE, mv - nv * GV_PROOF_SIDE);
-		double a = grey_board(img, H, mu + nu * (1 - GV_PROOF_SIDE), mv + nv * (1 - GV_PROOF_SIDE));
-		double b = grey_board(img, H, mu + nu * (1 + GV_PROOF_SIDE), mv + nv * (1 + GV_PROOF_SIDE));
+		double in = gv_grey_board(img, H, mu - nu * GV_PROOF_SIDE, mv - nv * GV_PROOF_SIDE);
+		double a = gv_grey_board(img, H, mu + nu * (1 - GV_PROOF_SIDE), mv + nv * (1 - GV_PROOF_SIDE));
+		double b = gv_grey_board(img, H, mu + nu * (1 + GV_PROOF_SIDE), mv + nv * (1 + GV_PROOF_SIDE));
 		if (!(in > 0) || a < 0 || b < 0)
 			continue;
 		c_out[n] = co;

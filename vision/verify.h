@@ -15,6 +15,7 @@
 #include <stdbool.h>
 
 #include "image.h"
+#include "geom.h"
 
 typedef struct gv_proof {
 	int spans;        /* spans judged: both ends read empty, inside the image */
@@ -47,15 +48,103 @@ typedef struct gv_proof {
 	int doubt;           /* then: points read with a confidence under 0.5 */
 } gv_proof;
 
+/* Grey at (x, y), bilinear, the mean of R, G, B of a colour image; -1
+ * outside the image. */
+static inline double gv_grey_at(const gv_image *img, double x, double y)
+{
+	if (!(x >= 0 && y >= 0 && x <= img->width - 1.001 && y <= img->height - 1.001))
+		return -1;
+	int x0 = (int)x, y0 = (int)y;
+	double fx = x - x0, fy = y - y0;
+	double v[4];
+	/* the four pixels from the first one's address */
+	const unsigned char *p = gv_px(img, x0, y0), *q = p + img->stride;
+	if (img->channels == 3) {
+		v[0] = (p[0] + p[1] + p[2]) / 3.0;
+		v[1] = (p[3] + p[4] + p[5]) / 3.0;
+		v[2] = (q[0] + q[1] + q[2]) / 3.0;
+		v[3] = (q[3] + q[4] + q[5]) / 3.0;
+	} else {
+		v[0] = p[0];
+		v[1] = p[1];
+		v[2] = q[0];
+		v[3] = q[1];
+	}
+	return (v[0] * (1 - fx) + v[1] * fx) * (1 - fy) + (v[2] * (1 - fx) + v[3] * fx) * fy;
+}
+
+/* Grey at board point (u, v); -1 outside the image. */
+static inline double gv_grey_board(const gv_image *img, const double H[9], double u, double v)
+{
+	double x, y;
+	if (!gv_h_apply(H, u, v, &x, &y))
+		return -1;
+	return gv_grey_at(img, x, y);
+}
+
 /* How much a thin dark line shows at board point (u, v) of the plane H maps
  * (board -> image pixels), seen across the unit vector (nu, nv) of the
  * plane: the darkest of 2 reach + 1 places `slack` apart across it against
  * its sides `side` away, the brighter of the two, or with both the darker (a
  * ridge: a step such as the board's edge is no line). *contrast gets
  * (sides - line) / sides, *side_grey the sides' grey (0..255; grey is the
- * mean of R, G, B). False when a place falls off the image. */
-bool gv_line_contrast(const gv_image *img, const double H[9], double u, double v, double nu, double nv,
-                      double slack, int reach, double side, bool both, double *contrast, double *side_grey);
+ * mean of R, G, B). False when a place falls off the image. Inline, as
+ * the two above: the outline's search calls it hundreds of thousands of
+ * times a photo. */
+static inline bool gv_line_contrast(const gv_image *img, const double H[9], double u, double v, double nu,
+                                    double nv, double slack, int reach, double side, bool both, double *contrast,
+                                    double *side_grey)
+{
+	if (reach == 1) {
+		/* the common case, its five places mapped together (a loop the
+		 * compiler runs on vectors: each place's own operations in the
+		 * same order, so the same values to the bit) */
+		double x[5], y[5], w[5], px[5], py[5], g[5];
+		for (int o = -1; o <= 1; o++) {
+			x[o + 1] = u + nu * slack * o;
+			y[o + 1] = v + nv * slack * o;
+		}
+		x[3] = u + nu * side;
+		y[3] = v + nv * side;
+		x[4] = u - nu * side;
+		y[4] = v - nv * side;
+		for (int k = 0; k < 5; k++) {
+			w[k] = H[6] * x[k] + H[7] * y[k] + H[8];
+			px[k] = (H[0] * x[k] + H[1] * y[k] + H[2]) / w[k];
+			py[k] = (H[3] * x[k] + H[4] * y[k] + H[5]) / w[k];
+		}
+		for (int k = 0; k < 5; k++) {
+			if (fabs(w[k]) < 1e-12)
+				return false;
+			g[k] = gv_grey_at(img, px[k], py[k]);
+			if (g[k] < 0)
+				return false;
+		}
+		double on1 = g[0] < g[1] ? g[0] : g[1];
+		on1 = g[2] < on1 ? g[2] : on1;
+		double s = (g[3] > g[4]) != both ? g[3] : g[4];
+		*side_grey = s;
+		*contrast = s > 0 ? (s - on1) / s : 0;
+		return true;
+	}
+	double on = 1e9;
+	for (int o = -reach; o <= reach; o++) {
+		double g = gv_grey_board(img, H, u + nu * slack * o, v + nv * slack * o);
+		if (g < 0)
+			return false;
+		if (g < on)
+			on = g;
+	}
+	double a = gv_grey_board(img, H, u + nu * side, v + nv * side);
+	double b = gv_grey_board(img, H, u - nu * side, v - nv * side);
+	if (a < 0 || b < 0)
+		return false;
+	double s = (a > b) != both ? a : b;
+	*side_grey = s;
+	*contrast = s > 0 ? (s - on) / s : 0;
+	return true;
+}
+
 
 /* Checks the grid H (board (i, j) -> pixels, size lines) against rgb (3
  * channels) with what the classifier read (cells[j * size + i], 0 empty).
