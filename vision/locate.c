@@ -391,13 +391,22 @@ static double fit_lines(const double *P, int N, double smin, double smax, double
 	if (top <= 0)
 		return 0;
 	double eps = 0.03 * top;
+	/* the log of each bin once (lp[NBINS]: of nothing); each window then
+	 * takes its largest bin's (the same value, without a log a window) */
+	double lp[NBINS + 1];
+	for (int i = 0; i < NBINS; i++)
+		lp[i] = P[i] > 0 ? log(eps + P[i]) : 0;
+	lp[NBINS] = log(eps);
 	for (int w = 0; w <= MAXW; w++)
 		for (int i = 0; i < NBINS; i++) {
 			double m = 0;
+			int at = NBINS;
 			for (int d = -w; d <= w; d++)
-				if (i + d >= 0 && i + d < NBINS && P[i + d] > m)
+				if (i + d >= 0 && i + d < NBINS && P[i + d] > m) {
 					m = P[i + d];
-			L[w][i] = log(eps + m);
+					at = i + d;
+				}
+			L[w][i] = lp[at];
 		}
 	for (int w = 0; w <= MAXW; w++)
 		L[w][NBINS] = L[w][NBINS - 1];

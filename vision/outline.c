@@ -374,9 +374,10 @@ int gv_refine_corners_within(const gv_image *img, int size, const unsigned char 
 		double p[8];
 		memcpy(p, c, sizeof p);
 		/* each corner in turn over a window around the click, the others
-		 * held (one sample a span); twice over; then the polish */
+		 * held (one sample a span); twice over (with no window, the click
+		 * is the window's only place); then the polish */
 		int nstep = (int)floor(reach / GV_REFINE_GRID + 1e-9);
-		for (int round = 0; round < 2; round++)
+		for (int round = 0; nstep > 0 && round < 2; round++)
 			for (int k = 0; k < 4; k++) {
 				double bx = p[2 * k], by = p[2 * k + 1], best = -1;
 				for (int b = -nstep; b <= nstep; b++)

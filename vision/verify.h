@@ -113,12 +113,30 @@ static inline bool gv_line_contrast(const gv_image *img, const double H[9], doub
 			px[k] = (H[0] * x[k] + H[1] * y[k] + H[2]) / w[k];
 			py[k] = (H[3] * x[k] + H[4] * y[k] + H[5]) / w[k];
 		}
-		for (int k = 0; k < 5; k++) {
-			if (fabs(w[k]) < 1e-12)
-				return false;
-			g[k] = gv_grey_at(img, px[k], py[k]);
-			if (g[k] < 0)
-				return false;
+		bool off = false;
+		double xmax = img->width - 1.001, ymax = img->height - 1.001;
+		for (int k = 0; k < 5; k++)
+			off |= fabs(w[k]) < 1e-12 || !(px[k] >= 0 && py[k] >= 0 && px[k] <= xmax && py[k] <= ymax);
+		if (off)
+			return false;
+		if (img->channels == 1) {
+			/* gv_grey_at's sums, each place's in its order */
+			double v0[5], v1[5], v2[5], v3[5], fx[5], fy[5];
+			for (int k = 0; k < 5; k++) {
+				int x0 = (int)px[k], y0 = (int)py[k];
+				fx[k] = px[k] - x0;
+				fy[k] = py[k] - y0;
+				const unsigned char *p = gv_px(img, x0, y0), *q = p + img->stride;
+				v0[k] = p[0];
+				v1[k] = p[1];
+				v2[k] = q[0];
+				v3[k] = q[1];
+			}
+			for (int k = 0; k < 5; k++)
+				g[k] = (v0[k] * (1 - fx[k]) + v1[k] * fx[k]) * (1 - fy[k]) + (v2[k] * (1 - fx[k]) + v3[k] * fx[k]) * fy[k];
+		} else {
+			for (int k = 0; k < 5; k++)
+				g[k] = gv_grey_at(img, px[k], py[k]);
 		}
 		double on1 = g[0] < g[1] ? g[0] : g[1];
 		on1 = g[2] < on1 ? g[2] : on1;
