@@ -430,17 +430,29 @@ static void rgb_chroma(const float rgb[3], float ch[2])
 	ch[1] = s > 0 ? rgb[2] / s : 0;
 }
 
+/* Whether a square's colour was taken (hidden_squares' test: every
+ * channel over 1; a square beyond the frame has -1). */
+static bool has_look(const float rgb[3])
+{
+	return rgb[0] > 1 && rgb[1] > 1 && rgb[2] > 1;
+}
+
 /* Whether a square beside a new stone shows something else than what it
  * showed (its reference: wood, or a stone now gone), the new stone (its
  * colour's chroma), the bare wood, or a blend of those (the stone's rim over
  * part of it): its chroma further than GV_ALIEN_SQUARE from the segments
  * between them.
- * A fingertip's violet or pink is none of them. */
+ * A fingertip's violet or pink is none of them. A square with no look of
+ * its own yet (beyond the frame until now: has_look false) is judged
+ * against the stone and the wood alone. */
 static bool alien_square(const float now[3], const float ref[3], const float wood[2], float mr, float mb)
 {
 	float x[2], a[2], st[2] = {mr, mb};
 	rgb_chroma(now, x);
-	rgb_chroma(ref, a);
+	if (has_look(ref))
+		rgb_chroma(ref, a);
+	else
+		a[0] = wood[0], a[1] = wood[1];
 	float d = fminf(seg_dist(x, a, st), fminf(seg_dist(x, wood, st), seg_dist(x, a, wood)));
 	return d > GV_ALIEN_SQUARE;
 }
@@ -460,7 +472,7 @@ static bool wood_chroma(const gv_pipeline *p, const unsigned char *cells, float 
 				if (i >= 0 && j >= 0 && i < n && j < n)
 					bare = cells[j * n + i] == 0 && p->cells[j * n + i] == 0;
 			}
-		if (!bare)
+		if (!bare || !has_look(p->ref_sq[q]))
 			continue;
 		float ch[2];
 		rgb_chroma(p->ref_sq[q], ch);
@@ -493,8 +505,9 @@ static bool wood_chroma(const gv_pipeline *p, const unsigned char *cells, float 
  *    the references), not counted.
  * Clears the others' squares; returns how many stay hidden. */
 #define STONE_PATCH 6
-static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float cur[NSQ][3], bool *hid,
-                          const bool *strong, const unsigned char *cells, bool sparse, bool *rim_only)
+static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float cur[NSQ][3],
+                          const float look[NSQ][3], bool *hid, const bool *strong, const unsigned char *cells,
+                          bool sparse, bool *rim_only)
 {
 	int n = p->size, m = n + 1;
 	int comp[NSQ], stack[NSQ], seen[NPT];
@@ -607,7 +620,7 @@ static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float c
 						}
 					if (other_only)
 						continue;
-					if (alien_square(cur[members[q]], p->ref_sq[members[q]], wood, mr, mb)) {
+					if (alien_square(cur[members[q]], look[members[q]], wood, mr, mb)) {
 						excused = false;
 						if (p->debug)
 							tr(p, "  square %d,%d beside a new stone shows neither wood nor stone",
@@ -1073,9 +1086,59 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 		list[at] = 0;
 		tr(p, "t %.2f before excuse %d hidden:%s", t, nhid, list);
 	}
+	/* a square with no look of its own yet (it was beyond the frame: the
+	 * camera moved the board back into it) cannot be told hidden by a
+	 * change of look; beside a stone new since the last observation it
+	 * is judged as a hidden one is (excuse_patches: a fingertip over the
+	 * edge the board came back from is neither wood nor stone) */
+	float look[NSQ][3]; /* what each square is judged by: its reference */
+	memcpy(look, p->ref_sq, sizeof(look[0]) * (size_t)p->nsq);
+	bool beside[NSQ] = {false}, lookless[NSQ] = {false};
+	for (int q = 0; q < p->nsq && p->have_obs; q++) {
+		int qi = q % (n + 1), qj = q / (n + 1);
+		for (int a = -1; a <= 0; a++)
+			for (int b = -1; b <= 0; b++) {
+				int i = qi + b, j = qj + a;
+				beside[q] = beside[q] || (i >= 0 && j >= 0 && i < n && j < n && cells[j * n + i] &&
+				                          cells[j * n + i] != p->cells[j * n + i]);
+			}
+		lookless[q] = !has_look(p->ref_sq[q]) && has_look(cur[q]);
+	}
+	for (int q = 0; q < p->nsq; q++) {
+		if (!lookless[q] || !beside[q] || hid[q])
+			continue;
+		hid[q] = true;
+		nhid++;
+		/* ... by the look nearest its own among its neighbours': their
+		 * references, or, for those that came back into view with it
+		 * beside no new stone, what they show now (the margin's wood,
+		 * its tint in that corner of the picture); with none, by the
+		 * board's wood alone (alien_square) */
+		int qi = q % (n + 1), qj = q / (n + 1), m = n + 1;
+		float x[2], best = 1e9f;
+		rgb_chroma(cur[q], x);
+		for (int a = -1; a <= 1; a++)
+			for (int b = -1; b <= 1; b++) {
+				int i = qi + b, j = qj + a;
+				if ((!a && !b) || i < 0 || j < 0 || i >= m || j >= m)
+					continue;
+				int r = j * m + i;
+				const float *l = has_look(p->ref_sq[r]) ? p->ref_sq[r] : lookless[r] && !beside[r] ? cur[r] : NULL;
+				if (!l)
+					continue;
+				float ch[2];
+				rgb_chroma(l, ch);
+				float d = hypotf(ch[0] - x[0], ch[1] - x[1]);
+				if (d < best) {
+					best = d;
+					memcpy(look[q], l, sizeof look[q]);
+				}
+			}
+		tr(p, "t %.2f square %d,%d, not seen before, beside a new stone: judged", t, qi, qj);
+	}
 	bool rim_only[NSQ] = {false}; /* hidden, but hides no point (excuse_patches) */
 	if (nhid && p->have_obs)
-		nhid = excuse_patches(p, f, cur, hid, strong, cells, sparse, rim_only);
+		nhid = excuse_patches(p, f, cur, look, hid, strong, cells, sparse, rim_only);
 	bool worn[NPT];
 	nhid += covered_points(p, t, cells, feat, hid, worn);
 	/* the grid moved by more than drift in this reading: the still window
