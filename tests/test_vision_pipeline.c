@@ -23,6 +23,9 @@ typedef struct hand {
 	bool on;
 	double u, v; /* where the fingertips are, in board coordinates */
 	bool wood;   /* of the wood's own colour (a tanned hand on a pale board) */
+	bool top;    /* a finger from the top of the picture instead: its tip
+	                pale over the point, violet above it (as the real
+	                video's at 709 s, in the light of that day) */
 } hand;
 
 /* A point drawn without its grid lines (a worn spot), or -1. */
@@ -62,7 +65,16 @@ static void draw(gv_image *img, const unsigned char *cells, const hand *hd, unsi
 					}
 				}
 			}
-			if (hd && hd->on) {
+			if (hd && hd->on && hd->top) {
+				double hx, hy, hx1, hy1;
+				gv_h_apply(H, hd->u, hd->v, &hx, &hy);
+				gv_h_apply(H, hd->u + 1, hd->v, &hx1, &hy1);
+				double r = 0.45 * hypot(hx1 - hx, hy1 - hy);
+				if (hypot(x - hx, y - hy) < r)
+					c[0] = 232, c[1] = 228, c[2] = 228;
+				else if (y < hy && fabs(x - hx) < 1.4 * r)
+					c[0] = 112, c[1] = 108, c[2] = 172;
+			} else if (hd && hd->on) {
 				/* an arm from the bottom of the picture up to the fingertips */
 				double hx, hy;
 				gv_h_apply(H, hd->u, hd->v, &hx, &hy);
@@ -197,7 +209,7 @@ static void test_a_hand_is_never_read_and_hides_the_board(void **s)
 	expect_cells(&r.last, cells);
 	assert_int_equal(feed(&r, cells, NULL, 4), 1);
 	/* a hand comes in, moving: nothing is read */
-	hand hd = {true, 9, 14, false};
+	hand hd = {true, 9, 14, false, false};
 	hand_comes_in(&r, cells, &hd, 11);
 	/* the stone goes down under the hand; the hand rests there: the board
 	 * is still but not clear, so it is not read as an observation (what the
@@ -219,7 +231,7 @@ static void test_a_hand_is_never_read_and_hides_the_board(void **s)
 	 * observation of it by itself (its lines do not show under the hand) */
 	run_init(&r, false, 0);
 	unsigned char empty[N * N] = {0};
-	hand rest = {true, 9, 9, false};
+	hand rest = {true, 9, 9, false, false};
 	assert_int_equal(feed(&r, empty, &rest, 1), 0);
 	run_free(&r);
 }
@@ -239,7 +251,7 @@ static void test_a_hand_of_the_woods_colour_hides_the_board(void **s)
 			cells[j * N + i] = (unsigned char)(1 + (i + j) % 2);
 	assert_int_equal(feed(&r, cells, NULL, 5), 1);
 	expect_cells(&r.last, cells);
-	hand hd = {true, 9, 15, true};
+	hand hd = {true, 9, 15, true, false};
 	hand_comes_in(&r, cells, &hd, 12);
 	/* resting for 3 s: read every 0.3 s, never an observation */
 	assert_int_equal(feed(&r, cells, &hd, 30), 0);
@@ -343,6 +355,41 @@ static void test_board_partly_beyond_the_frame(void **s)
 	run_free(&r);
 }
 
+/* The camera moves back with a finger over the board's top edge, which
+ * comes back into the frame: the squares of the margin there have no look
+ * of their own to tell a change by (they were beyond the frame), and the
+ * fingertip over the edge point reads as a white stone like the others.
+ * Beside a new stone, such squares are judged as hidden ones are: the
+ * finger above the tip is neither wood nor stone, so nothing is read while
+ * it is there; the board is read again once it has gone. */
+static void test_a_finger_over_the_edge_coming_back_into_the_frame(void **s)
+{
+	(void)s;
+	run r;
+	run_init(&r, false, 0);
+	unsigned char cells[N * N] = {0};
+	cells[0 * N + 5] = 1;
+	cells[1 * N + 8] = 2;
+	cells[9 * N + 9] = 1;
+	cells[15 * N + 3] = 2;
+	cells[12 * N + 12] = 2;
+	assert_true(feed(&r, cells, NULL, 12) > 0);
+	shift_y = -44; /* the top row and its margin beyond the frame */
+	assert_true(feed(&r, cells, NULL, 40) > 0);
+	expect_cells(&r.last, cells);
+	assert_int_equal(r.last.noutside, N);
+	shift_y = 0;
+	hand finger = {true, 10, 0, false, true};
+	int got = feed(&r, cells, &finger, 30);
+	printf("  back with a finger over the edge: %d observations\n", got);
+	if (got)
+		expect_cells(&r.last, cells);
+	assert_int_equal(feed(&r, cells, NULL, 20) > 0, 1);
+	expect_cells(&r.last, cells);
+	assert_int_equal(r.last.nheld, 0);
+	run_free(&r);
+}
+
 static void test_bad_input(void **s)
 {
 	(void)s;
@@ -384,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_a_point_without_lines_stops_hiding_the_board),
 		cmocka_unit_test(test_stills_read_every_frame),
 		cmocka_unit_test(test_board_partly_beyond_the_frame),
+		cmocka_unit_test(test_a_finger_over_the_edge_coming_back_into_the_frame),
 		cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
