@@ -129,14 +129,27 @@ if command -v djpeg >/dev/null && command -v cjpeg >/dev/null && command -v pyth
 		djpeg -scale 1/2 "$f" | cjpeg -quality 90 >"$tmp/half/$(basename "$f")"
 	done
 	cp "$v/frames/times.txt" "$tmp/half/"
-	python3 "$here/samples/shift_frames.py" "$tmp/half" "$tmp/beyond" 20 2 >/dev/null
-	observe "$tmp/beyond"
-	echo "the same at 320x240, shifted by up to 20 px, no margin (seed 2): $nobs observations; $inorder of $nlab in order; $never never labelled"
-	if [ "$inorder" -ge 43 ]; then ok; else bad "beyond the frame: $inorder labelled positions observed in order (at least 43)"; fi
-	if [ "$never" -le 0 ]; then ok; else bad "beyond the frame: $never observations of a position never labelled (at most 0)"; fi
-	if has_ruling double_move 3117 3149; then ok; else bad "beyond the frame: no double move ruled between 3117 and 3149 s"; fi
-	others=$(grep -cv '"type":"\(move\|capture\|summary\|count\|restored\|lifted\|takeback\|double_move\|warning\|result\)"' "$tmp/events.jsonl")
-	if [ "$others" -eq 0 ]; then ok; else bad "beyond the frame: $others rulings of no named irregularity"; fi
+	# With seed 3 a finger over the top edge at 709 s comes back into the
+	# frame with the board, over margin squares that were beyond it (no
+	# look of their own to tell it by), its tip read as a white stone at E9:
+	# a false double move until 2026-12-03, when such squares beside a new
+	# stone came to be judged by their neighbours' look (41 of 44 in order
+	# and 4 never labelled before; 41 and 2 after). No double move before
+	# 3117 s, and the figures held where they are now.
+	for snm in 2:43:0 3:41:2; do
+		seed=${snm%%:*} rest=${snm#*:}
+		min=${rest%:*} maxnever=${rest#*:}
+		python3 "$here/samples/shift_frames.py" "$tmp/half" "$tmp/beyond$seed" 20 "$seed" >/dev/null
+		observe "$tmp/beyond$seed"
+		echo "the same at 320x240, shifted by up to 20 px, no margin (seed $seed): $nobs observations; $inorder of $nlab in order; $never never labelled"
+		if [ "$inorder" -ge "$min" ]; then ok; else bad "beyond the frame, seed $seed: $inorder labelled positions observed in order (at least $min)"; fi
+		if [ "$never" -le "$maxnever" ]; then ok; else bad "beyond the frame, seed $seed: $never observations of a position never labelled (at most $maxnever)"; fi
+		if has_ruling double_move 3117 3149; then ok; else bad "beyond the frame, seed $seed: no double move ruled between 3117 and 3149 s"; fi
+		early=$(sed -n 's/.*"t":\([0-9.]*\),"type":"double_move".*/\1/p' "$tmp/events.jsonl" | awk '$1 < 3117' | tr '\n' ' ')
+		if [ -z "$early" ]; then ok; else bad "beyond the frame, seed $seed: a double move ruled at $early s (none before 3117 s)"; fi
+		others=$(grep -cv '"type":"\(move\|capture\|summary\|count\|restored\|lifted\|takeback\|double_move\|warning\|result\)"' "$tmp/events.jsonl")
+		if [ "$others" -eq 0 ]; then ok; else bad "beyond the frame, seed $seed: $others rulings of no named irregularity"; fi
+	done
 else
 	echo "djpeg, cjpeg or python3 is not here: the shifted run is left out"
 fi
