@@ -1137,8 +1137,15 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 		tr(p, "t %.2f square %d,%d, not seen before, beside a new stone: judged", t, qi, qj);
 	}
 	bool rim_only[NSQ] = {false}; /* hidden, but hides no point (excuse_patches) */
+	/* the patches are judged by the changes the observation will take: one
+	 * read unsurely (under GV_CHANGE_CONF) is held as last seen below, so
+	 * no change (a stone at the frame's edge read empty once, beside a
+	 * margin square whose sampling moved with the grid) */
+	unsigned char taken[NPT];
+	for (int k = 0; k < n * n; k++)
+		taken[k] = p->have_obs && cells[k] != p->cells[k] && conf[k] < GV_CHANGE_CONF ? p->cells[k] : cells[k];
 	if (nhid && p->have_obs)
-		nhid = excuse_patches(p, f, cur, look, hid, strong, cells, sparse, rim_only);
+		nhid = excuse_patches(p, f, cur, look, hid, strong, taken, sparse, rim_only);
 	bool worn[NPT];
 	nhid += covered_points(p, t, cells, feat, hid, worn);
 	/* the grid moved by more than drift in this reading: the still window
