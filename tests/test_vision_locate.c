@@ -747,6 +747,63 @@ static void test_grid_from_the_outline(void **st)
 	g_crowd = 0;
 }
 
+/* The grey working copy made once (gv_work_grey) and given to the line
+ * locator, the outline and the corners' polish gives what each finds
+ * making its own, to the bit; one of another size is not taken. A photo of
+ * 1200x900, so that the copy is shrunk (800x600). */
+static void test_shared_grey_copy(void **st)
+{
+	(void)st;
+	g_crowd = 0.25;
+	double q[8];
+	view(5, 35, q);
+	for (int k = 0; k < 8; k++)
+		q[k] *= 1.5;
+	scene sc = {.size = 19, .cx = CELL_X, .cy = CELL_Y};
+	place_stones(&sc);
+	gv_image img, work, other;
+	draw(&img, &sc, 1200, 900, q);
+	assert_int_equal(gv_work_grey(&img, 800, &work), 0);
+	assert_int_equal(work.width, 800);
+	assert_int_equal(work.height, 600);
+	assert_int_equal(work.channels, 1);
+	assert_int_equal(gv_work_grey(&img, 400, &other), 0);
+	char err[256] = "";
+	gv_grid own, shared, wrong;
+	gv_locate_opts o = {.size = 19};
+	assert_int_equal(gv_locate(&img, &o, &own, err, sizeof err), 0);
+	o.grey_work = &work;
+	assert_int_equal(gv_locate(&img, &o, &shared, err, sizeof err), 0);
+	o.grey_work = &other;
+	assert_int_equal(gv_locate(&img, &o, &wrong, err, sizeof err), 0);
+	assert_memory_equal(own.corners, shared.corners, sizeof own.corners);
+	assert_memory_equal(own.corners, wrong.corners, sizeof own.corners);
+	o.grey_work = NULL;
+	assert_int_equal(gv_locate_outline(&img, &o, &own, err, sizeof err), 0);
+	o.grey_work = &work;
+	assert_int_equal(gv_locate_outline(&img, &o, &shared, err, sizeof err), 0);
+	o.grey_work = &other;
+	assert_int_equal(gv_locate_outline(&img, &o, &wrong, err, sizeof err), 0);
+	assert_memory_equal(own.corners, shared.corners, sizeof own.corners);
+	assert_memory_equal(own.corners, wrong.corners, sizeof own.corners);
+	/* the polish of corners a few pixels off */
+	double c1[8], c2[8];
+	for (int k = 0; k < 8; k++)
+		c1[k] = c2[k] = sc.truth[k] + (k % 3) - 1;
+	assert_int_equal(gv_refine_corners_within(&img, 19, NULL, c1, 0.3, err, sizeof err), 0);
+	assert_int_equal(gv_refine_corners_shared(&img, &work, 19, NULL, c2, 0.3, err, sizeof err), 0);
+	assert_memory_equal(c1, c2, sizeof c1);
+	/* bad input */
+	gv_image_free(&other);
+	gv_image none = {0};
+	assert_int_equal(gv_work_grey(&none, 800, &other), GV_EINVAL);
+	assert_null(other.data);
+	assert_int_equal(gv_work_grey(NULL, 800, &other), GV_EINVAL);
+	gv_image_free(&work);
+	gv_image_free(&img);
+	g_crowd = 0;
+}
+
 /* A crowded board of N lines drawn seen at an angle on a plain table
  * (g_crowd 0.3 and g_plain_table set here; the caller resets them): the
  * photo into img, the scene into sc, a cell's width in pixels returned. */
@@ -925,6 +982,7 @@ int main(void)
 		cmocka_unit_test(test_proof_by_the_outline),
 		cmocka_unit_test(test_edges_under_stones),
 		cmocka_unit_test(test_grid_from_the_outline),
+		cmocka_unit_test(test_shared_grey_copy),
 		cmocka_unit_test(test_clicked_corners_polished),
 		cmocka_unit_test(test_grid_followed),
 		cmocka_unit_test(test_no_board),

@@ -158,7 +158,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			snprintf(err, cap, "detect: the size must be 9, 13 or 19");
 		return GV_EINVAL;
 	}
-	gv_image undist = {0};
+	gv_image undist = {0}, work = {0};
 	const gv_image *img = rgb;
 	if (opts && opts->K) {
 		int rc = gv_undistort(rgb, opts->K, opts->dist, opts->ndist, &undist, err, cap);
@@ -213,6 +213,17 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			lo.trace_ud = opts->trace_ud;
 			lo.dump_png = opts->dump_png;
 		}
+		/* the grey working copy, made once for the lines, the outline
+		 * and its polish when they work at the same size */
+		if (!lo.work_px || lo.work_px == GV_OUTLINE_WORK_PX) {
+			rc = gv_work_grey(img, GV_OUTLINE_WORK_PX, &work);
+			if (rc) {
+				if (err && cap)
+					snprintf(err, cap, "detect: %s", rc == GV_ENOMEM ? "out of memory" : "bad image");
+				goto done;
+			}
+			lo.grey_work = &work;
+		}
 		dtr(opts, "detect: the lines");
 		rc = gv_locate(img, &lo, &g, err, cap);
 		if (!rc) {
@@ -252,7 +263,8 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 						empty[k] = cells[k] == 0;
 					char why[200];
 					gv_grid g2;
-					if (gv_refine_corners_within(img, size, empty, c, GV_OUTLINE_REFINE_REACH, err2, sizeof err2) == GV_OK &&
+					if (gv_refine_corners_shared(img, lo.grey_work, size, empty, c, GV_OUTLINE_REFINE_REACH, err2,
+					                             sizeof err2) == GV_OK &&
 					    gv_grid_from_corners(c, size, img->width, img->height, &g2, why, sizeof why) == GV_OK) {
 						g2.support = g.support;
 						g2.has_outline = g.has_outline;
@@ -280,6 +292,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		}
 	}
 done:
+	gv_image_free(&work);
 	gv_image_free(&undist);
 	return rc;
 }

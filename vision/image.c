@@ -64,6 +64,26 @@ int gv_grey(const gv_image *src, gv_image *out)
 	return GV_OK;
 }
 
+int gv_work_grey(const gv_image *src, int max_side, gv_image *out)
+{
+	gv_image grey;
+	int rc = gv_grey(src, &grey);
+	if (rc) {
+		if (out)
+			memset(out, 0, sizeof *out);
+		return rc;
+	}
+	int w, h;
+	gv_fit_size(src->width, src->height, max_side, &w, &h);
+	if (w == src->width && h == src->height) {
+		*out = grey; /* small enough already */
+		return GV_OK;
+	}
+	rc = gv_shrink_area(&grey, out, w, h);
+	gv_image_free(&grey);
+	return rc;
+}
+
 void gv_fit_size(int w, int h, int max_side, int *fw, int *fh)
 {
 	*fw = w;

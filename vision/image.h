@@ -97,6 +97,12 @@ int gv_shrink_area(const gv_image *src, gv_image *out, int dw, int dh);
  * gv_cv_grey). Returns 0, GV_EINVAL or GV_ENOMEM. */
 int gv_grey(const gv_image *src, gv_image *out);
 
+/* The grey working copy the locators search (gv_grey, then gv_shrink_area
+ * to gv_fit_size(max_side): never enlarged), out allocated. Made once by a
+ * caller that searches one photo more than one way, and given to each
+ * (gv_locate_opts.grey_work). Returns 0, GV_EINVAL or GV_ENOMEM. */
+int gv_work_grey(const gv_image *src, int max_side, gv_image *out);
+
 /* Pixel address (no range check). */
 static inline unsigned char *gv_px(const gv_image *img, int x, int y)
 {

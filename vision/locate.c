@@ -826,45 +826,38 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 		set_err(err, cap, "locate: the size must be 5..19 and the working size at least 100");
 		return GV_EINVAL;
 	}
-	gv_image grey = {0}, small = {0}, bin = {0};
+	gv_image own = {0}, bin = {0};
 	seg *s = NULL;
 	float *raw = NULL;
-	int rc = gv_grey(img, &grey);
-	if (rc)
-		goto fail;
-	double scale = 1;
-	int longer = img->width > img->height ? img->width : img->height;
-	if (longer > work) {
-		scale = (double)work / longer;
-		int w = (int)lround(img->width * scale), h = (int)lround(img->height * scale);
-		if (w < 1)
-			w = 1;
-		if (h < 1)
-			h = 1;
-		rc = gv_shrink_area(&grey, &small, w, h);
+	int rc = 0;
+	/* the grey working copy: the caller's when it made one of this size */
+	int ww, wh;
+	gv_fit_size(img->width, img->height, work, &ww, &wh);
+	const gv_image *small = opts ? opts->grey_work : NULL;
+	if (!small || !small->data || small->channels != 1 || small->width != ww || small->height != wh) {
+		rc = gv_work_grey(img, work, &own);
 		if (rc)
 			goto fail;
-		scale = (double)w / img->width;
-	} else {
-		small = grey;
-		grey = (gv_image){0};
+		small = &own;
 	}
-	rc = gv_image_alloc(&bin, small.width, small.height, 1);
+	int longer = img->width > img->height ? img->width : img->height;
+	double scale = longer > work ? (double)ww / img->width : 1;
+	rc = gv_image_alloc(&bin, small->width, small->height, 1);
 	if (rc)
 		goto fail;
 	/* dim light scales every contrast down: the line threshold follows the
 	 * brightness of the brightest tenth of the picture (the board, as a rule) */
 	long hist_g[256] = {0};
-	for (int y = 0; y < small.height; y++)
-		for (int x = 0; x < small.width; x++)
-			hist_g[*gv_px(&small, x, y)]++;
-	long need = (long)small.width * small.height / 10, acc = 0;
+	for (int y = 0; y < small->height; y++)
+		for (int x = 0; x < small->width; x++)
+			hist_g[*gv_px(small, x, y)]++;
+	long need = (long)small->width * small->height / 10, acc = 0;
 	int p90 = 255;
 	while (p90 > 0 && acc + hist_g[p90] < need)
 		acc += hist_g[p90--];
 	int thresh = (int)lround(12.0 * p90 / 170);
 	thresh = thresh < 4 ? 4 : thresh > 12 ? 12 : thresh;
-	rc = ridge(&small, &bin, thresh);
+	rc = ridge(small, &bin, thresh);
 	if (rc)
 		goto fail;
 	if (opts && opts->dump_png)
@@ -875,12 +868,12 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 		rc = GV_ENOMEM;
 		goto fail;
 	}
-	int longw = small.width > small.height ? small.width : small.height;
+	int longw = small->width > small->height ? small->width : small->height;
 	int nseg = 0;
 	rc = gv_hough_segments(&bin, 1, M_PI / 180, 20, fmax(10, longw * 0.02), 2, raw, MAX_SEGS, &nseg);
 	if (rc)
 		goto fail;
-	ltr(opts, "locate: %dx%d, %d segments", small.width, small.height, nseg);
+	ltr(opts, "locate: %dx%d, %d segments", small->width, small->height, nseg);
 	/* angle histogram */
 	double hist[180] = {0};
 	for (int k = 0; k < nseg; k++) {
@@ -918,7 +911,7 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 		set_err(err, cap, "no board found: too few straight lines in the image");
 		goto out;
 	}
-	frame fr = {small.width / 2.0, small.height / 2.0, longw / 2.0};
+	frame fr = {small->width / 2.0, small->height / 2.0, longw / 2.0};
 	/* the two strongest directions first; other pairs of peaks when the grid
 	 * fits badly (a striped table may give the strongest direction) */
 	int pk[4], npk = 0;
@@ -997,8 +990,7 @@ fail:
 out:
 	free(raw);
 	free(s);
-	gv_image_free(&grey);
-	gv_image_free(&small);
+	gv_image_free(&own);
 	gv_image_free(&bin);
 	return rc;
 }

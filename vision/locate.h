@@ -34,6 +34,11 @@ typedef struct gv_locate_opts {
 	void *trace_ud;
 	const char *dump_png; /* when set: the line image the search works on is
 	                         written there */
+	/* optional: the photo's grey working copy (gv_work_grey at work_px),
+	   made once by a caller that searches the photo more than one way (the
+	   lines, the outline at GV_OUTLINE_WORK_PX); NULL, or one of another
+	   size: made here */
+	const gv_image *grey_work;
 } gv_locate_opts;
 
 typedef struct gv_grid {

@@ -205,43 +205,41 @@ static double polish(const gv_image *g, int n, double c[8], double start, const 
 #define otr(o, ...) gv_tracef((o) ? (o)->trace : NULL, (o) ? (o)->trace_ud : NULL, __VA_ARGS__)
 
 /* The photo in grey at the outline's working size (GV_OUTLINE_WORK_PX on
- * the longer side, never enlarged) into *small, and the scale from the
- * photo's pixels to it. 0, GV_EINVAL or GV_ENOMEM, with a message. */
-static int work_grey(const gv_image *img, gv_image *small, double *scale, char *err, size_t cap)
+ * the longer side, never enlarged, gv_work_grey): shared when the caller
+ * made it (of that size), else made into own; *small points to it, and
+ * *scale gets the scale from the photo's pixels to it. 0, GV_EINVAL or
+ * GV_ENOMEM, with a message; own is freed by the caller either way. */
+static int work_grey(const gv_image *img, const gv_image *shared, gv_image *own, const gv_image **small,
+                     double *scale, char *err, size_t cap)
 {
-	gv_image grey = {0};
-	int rc = gv_grey(img, &grey);
-	if (rc)
-		snprintf(err, cap, "outline: %s", rc == GV_ENOMEM ? "out of memory" : "bad image");
 	int longer = img->width > img->height ? img->width : img->height;
 	*scale = longer > GV_OUTLINE_WORK_PX ? (double)GV_OUTLINE_WORK_PX / longer : 1;
-	int w = (int)lround(img->width * *scale), h = (int)lround(img->height * *scale);
-	if (!rc && *scale < 1) {
-		rc = gv_shrink_area(&grey, small, w, h);
-		if (rc)
-			snprintf(err, cap, "outline: out of memory");
-	} else if (!rc) {
-		*small = grey; /* small enough already */
-		grey = (gv_image){0};
+	int w, h;
+	gv_fit_size(img->width, img->height, GV_OUTLINE_WORK_PX, &w, &h);
+	*own = (gv_image){0};
+	if (shared && shared->data && shared->channels == 1 && shared->width == w && shared->height == h) {
+		*small = shared;
+		return GV_OK;
 	}
-	gv_image_free(&grey);
+	int rc = gv_work_grey(img, GV_OUTLINE_WORK_PX, own);
+	if (rc)
+		snprintf(err, cap, "outline: %s", rc == GV_ENOMEM ? "out of memory" : "bad image");
+	*small = own;
 	return rc;
 }
 
 /* The checks and the working copy every entry below starts with: GV_EINVAL
  * ("WHAT: bad argument") unless args_ok and img has pixels; else
- * work_grey's. *small is freed on failure. */
-static int work_copy(const gv_image *img, bool args_ok, const char *what, gv_image *small, double *scale, char *err,
-                     size_t cap)
+ * work_grey's. */
+static int work_copy(const gv_image *img, const gv_image *shared, bool args_ok, const char *what, gv_image *own,
+                     const gv_image **small, double *scale, char *err, size_t cap)
 {
+	*own = (gv_image){0};
 	if (!args_ok || !img || !img->data) {
 		snprintf(err, cap, "%s: bad argument", what);
 		return GV_EINVAL;
 	}
-	int rc = work_grey(img, small, scale, err, cap);
-	if (rc)
-		gv_image_free(small);
-	return rc;
+	return work_grey(img, shared, own, small, scale, err, cap);
 }
 
 int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, char *err, size_t cap)
@@ -252,12 +250,13 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 		return GV_EINVAL;
 	}
 	memset(out, 0, sizeof *out);
-	gv_image small = {0};
+	gv_image own;
+	const gv_image *small;
 	double scale = 1;
-	int rc = work_grey(img, &small, &scale, err, cap);
+	int rc = work_grey(img, opts ? opts->grey_work : NULL, &own, &small, &scale, err, cap);
 	double quad[8], share = 0;
 	if (!rc) {
-		rc = gv_cv_bright_quad(&small, quad, &share, err, cap);
+		rc = gv_cv_bright_quad(small, quad, &share, err, cap);
 		if (!rc)
 			otr(opts, "outline: bright quad %.0f,%.0f %.0f,%.0f %.0f,%.0f %.0f,%.0f (photo px), %.2f of the photo",
 			    quad[0] / scale, quad[1] / scale, quad[2] / scale, quad[3] / scale, quad[4] / scale,
@@ -293,8 +292,8 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 				maxm[k] = k == near ? GV_OUTLINE_MAX_MARGIN_NEAR : GV_OUTLINE_MAX_MARGIN;
 			/* each family's margins with the other's as they stand; twice */
 			for (int pass = 0; pass < 2; pass++) {
-				best_margins(&small, Q, size, 1, m, maxm);
-				best_margins(&small, Q, size, 0, m, maxm);
+				best_margins(small, Q, size, 1, m, maxm);
+				best_margins(small, Q, size, 0, m, maxm);
 			}
 			otr(opts, "outline: margins l %.2f t %.2f r %.2f b %.2f", m[0], m[1], m[2], m[3]);
 			double H[9], c[8];
@@ -302,7 +301,7 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 			gv_h_corners(H, size, c);
 			/* a quarter of a cell as the first step */
 			double cell = hypot(c[2] - c[0], c[3] - c[1]) / (size - 1);
-			double sc = polish(&small, size, c, cell / 4, NULL);
+			double sc = polish(small, size, c, cell / 4, NULL);
 			for (int k = 0; k < 8; k++)
 				out->corners[k] = c[k] / scale;
 			if (!gv_h_from_corners(out->corners, size, out->H)) {
@@ -317,7 +316,7 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 			out->residual = 0;
 		}
 	}
-	gv_image_free(&small);
+	gv_image_free(&own);
 	return rc;
 }
 
@@ -327,12 +326,13 @@ int gv_board_outline(const gv_image *img, double quad[8], char *err, size_t cap)
 		snprintf(err, cap, "outline: bad argument");
 		return GV_EINVAL;
 	}
-	gv_image small = {0};
+	gv_image own;
+	const gv_image *small;
 	double scale = 1;
-	int rc = work_grey(img, &small, &scale, err, cap);
+	int rc = work_grey(img, NULL, &own, &small, &scale, err, cap);
 	double share = 0;
 	if (!rc) {
-		rc = gv_cv_bright_quad(&small, quad, &share, err, cap);
+		rc = gv_cv_bright_quad(small, quad, &share, err, cap);
 		if (rc == GV_ENOTFOUND || (!rc && share < GV_OUTLINE_MIN_SHARE)) {
 			snprintf(err, cap, "no board found: no board-like bright quadrilateral in the photo");
 			rc = GV_ENOTFOUND;
@@ -341,7 +341,7 @@ int gv_board_outline(const gv_image *img, double quad[8], char *err, size_t cap)
 	if (!rc)
 		for (int k = 0; k < 8; k++)
 			quad[k] /= scale;
-	gv_image_free(&small);
+	gv_image_free(&own);
 	return rc;
 }
 
@@ -354,16 +354,24 @@ int gv_refine_corners(const gv_image *img, int size, const unsigned char *empty,
 int gv_refine_corners_within(const gv_image *img, int size, const unsigned char *empty, double corners[8],
                              double reach, char *err, size_t cap)
 {
-	gv_image small = {0};
+	return gv_refine_corners_shared(img, NULL, size, empty, corners, reach, err, cap);
+}
+
+int gv_refine_corners_shared(const gv_image *img, const gv_image *grey_work, int size, const unsigned char *empty,
+                             double corners[8], double reach, char *err, size_t cap)
+{
+	gv_image own;
+	const gv_image *small;
 	double scale = 1;
-	int rc = work_copy(img, corners && size >= 2 && size <= 19, "refine corners", &small, &scale, err, cap);
+	int rc = work_copy(img, grey_work, corners && size >= 2 && size <= 19, "refine corners", &own, &small, &scale,
+	                   err, cap);
 	if (rc)
 		return rc;
 	double c[8], H[9];
 	for (int k = 0; k < 8; k++)
 		c[k] = corners[k] * scale;
 	if (gv_h_from_corners(c, size, H)) {
-		double start = grid_score(&small, H, size, empty);
+		double start = grid_score(small, H, size, empty);
 		/* the cell's size at its smallest side of the grid */
 		double cell = 1e9;
 		for (int k = 0; k < 4; k++) {
@@ -389,7 +397,7 @@ int gv_refine_corners_within(const gv_image *img, int size, const unsigned char 
 						double Hq[9];
 						if (!gv_h_from_corners(q, size, Hq))
 							continue;
-						double sc = empty ? open_score(&small, Hq, size, empty, 1) : grid_score(&small, Hq, size, NULL);
+						double sc = empty ? open_score(small, Hq, size, empty, 1) : grid_score(small, Hq, size, NULL);
 						if (sc > best) {
 							best = sc;
 							bx = q[2 * k];
@@ -399,7 +407,7 @@ int gv_refine_corners_within(const gv_image *img, int size, const unsigned char 
 				p[2 * k] = bx;
 				p[2 * k + 1] = by;
 			}
-		double sc = polish(&small, size, p, cell * GV_REFINE_STEP, empty);
+		double sc = polish(small, size, p, cell * GV_REFINE_STEP, empty);
 		bool near = true;
 		for (int k = 0; k < 4; k++)
 			if (hypot(p[2 * k] - c[2 * k], p[2 * k + 1] - c[2 * k + 1]) > (reach + 0.1) * cell)
@@ -408,7 +416,7 @@ int gv_refine_corners_within(const gv_image *img, int size, const unsigned char 
 			for (int k = 0; k < 8; k++)
 				corners[k] = p[k] / scale;
 	}
-	gv_image_free(&small);
+	gv_image_free(&own);
 	return 0;
 }
 
@@ -457,17 +465,18 @@ static bool shifted_grid(const double c[8], int n, double dx, double dy, double 
 int gv_track_grid(const gv_image *img, int size, const unsigned char *empty, double corners[8], double reach,
                   double *before, double *after, char *err, size_t cap)
 {
-	gv_image small = {0};
+	gv_image own;
+	const gv_image *small;
 	double scale = 1;
-	int rc = work_copy(img, empty && corners && size >= 2 && size <= 19 && reach > 0, "track grid", &small, &scale, err,
-	                   cap);
+	int rc = work_copy(img, NULL, empty && corners && size >= 2 && size <= 19 && reach > 0, "track grid", &own, &small,
+	                   &scale, err, cap);
 	if (rc)
 		return rc;
 	double c[8], H[9], s[8];
 	for (int k = 0; k < 8; k++)
 		c[k] = corners[k] * scale;
 	double cell = gv_corners_cell(c, size);
-	double b = gv_h_from_corners(c, size, H) ? track_score(&small, H, size, empty, 1) : 0;
+	double b = gv_h_from_corners(c, size, H) ? track_score(small, H, size, empty, 1) : 0;
 	/* coarse: every shift on steps of GV_TRACK_COARSE cells, each line
 	 * looked for within half a step either way; the best few kept */
 	enum { KEEP = 3 };
@@ -482,7 +491,7 @@ int gv_track_grid(const gv_image *img, int size, const unsigned char *empty, dou
 			double dx = ix * GV_TRACK_COARSE * cell, dy = iy * GV_TRACK_COARSE * cell;
 			if (!shifted_grid(c, size, dx, dy, s, H))
 				continue;
-			double sc = track_score(&small, H, size, empty, half);
+			double sc = track_score(small, H, size, empty, half);
 			/* one of the kept ones near it (within two steps) is replaced
 			 * when worse; otherwise the worst kept */
 			int slot = -1;
@@ -512,7 +521,7 @@ int gv_track_grid(const gv_image *img, int size, const unsigned char *empty, dou
 				double dx = bx[k] + ix * GV_OUTLINE_SLACK * cell, dy = by[k] + iy * GV_OUTLINE_SLACK * cell;
 				if (!shifted_grid(c, size, dx, dy, s, H))
 					continue;
-				double sc = track_score(&small, H, size, empty, 1);
+				double sc = track_score(small, H, size, empty, 1);
 				if (sc > top) {
 					top = sc;
 					tx = dx;
@@ -522,9 +531,9 @@ int gv_track_grid(const gv_image *img, int size, const unsigned char *empty, dou
 	}
 	double a = b;
 	if (top > 0 && shifted_grid(c, size, tx, ty, s, H)) {
-		polish(&small, size, s, GV_OUTLINE_SLACK * cell, empty);
+		polish(small, size, s, GV_OUTLINE_SLACK * cell, empty);
 		/* taken only when its lines show more than the grid given's */
-		double sa = gv_h_from_corners(s, size, H) ? track_score(&small, H, size, empty, 1) : 0;
+		double sa = gv_h_from_corners(s, size, H) ? track_score(small, H, size, empty, 1) : 0;
 		if (sa > b) {
 			a = sa;
 			for (int k = 0; k < 8; k++)
@@ -535,6 +544,6 @@ int gv_track_grid(const gv_image *img, int size, const unsigned char *empty, dou
 		*before = b;
 	if (after)
 		*after = a;
-	gv_image_free(&small);
+	gv_image_free(&own);
 	return 0;
 }

@@ -21,7 +21,8 @@
 
 /* Fills out (corners, H, size; support = the line score reached) or returns
  * GV_ENOTFOUND, GV_EINVAL, GV_ENOMEM or GV_ECV with a message. opts gives
- * the size (0: 19) and the trace (its other fields are not used); NULL: 19,
+ * the size (0: 19), the trace and the grey working copy when the caller
+ * made one at GV_OUTLINE_WORK_PX (its other fields are not used); NULL: 19,
  * no trace. */
 int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, char *err, size_t cap);
 
@@ -48,6 +49,10 @@ int gv_refine_corners(const gv_image *img, int size, const unsigned char *empty,
  * GV_REFINE_REACH). */
 int gv_refine_corners_within(const gv_image *img, int size, const unsigned char *empty, double corners[8],
                              double reach, char *err, size_t cap);
+/* The same on the photo's grey working copy already made (gv_work_grey at
+ * GV_OUTLINE_WORK_PX; NULL, or one of another size: made here). */
+int gv_refine_corners_shared(const gv_image *img, const gv_image *grey_work, int size, const unsigned char *empty,
+                             double corners[8], double reach, char *err, size_t cap);
 
 /* Follows a grid that moved (a camera or board shifted by up to reach
  * cells since corners were found): the shift of the whole grid, within
