@@ -769,23 +769,19 @@ static void test_shared_grey_copy(void **st)
 	assert_int_equal(work.channels, 1);
 	assert_int_equal(gv_work_grey(&img, 400, &other), 0);
 	char err[256] = "";
-	gv_grid own, shared, wrong;
-	gv_locate_opts o = {.size = 19};
-	assert_int_equal(gv_locate(&img, &o, &own, err, sizeof err), 0);
-	o.grey_work = &work;
-	assert_int_equal(gv_locate(&img, &o, &shared, err, sizeof err), 0);
-	o.grey_work = &other;
-	assert_int_equal(gv_locate(&img, &o, &wrong, err, sizeof err), 0);
-	assert_memory_equal(own.corners, shared.corners, sizeof own.corners);
-	assert_memory_equal(own.corners, wrong.corners, sizeof own.corners);
-	o.grey_work = NULL;
-	assert_int_equal(gv_locate_outline(&img, &o, &own, err, sizeof err), 0);
-	o.grey_work = &work;
-	assert_int_equal(gv_locate_outline(&img, &o, &shared, err, sizeof err), 0);
-	o.grey_work = &other;
-	assert_int_equal(gv_locate_outline(&img, &o, &wrong, err, sizeof err), 0);
-	assert_memory_equal(own.corners, shared.corners, sizeof own.corners);
-	assert_memory_equal(own.corners, wrong.corners, sizeof own.corners);
+	/* each locator with its own copy, the shared one, one of another size */
+	typedef int (*locator)(const gv_image *, const gv_locate_opts *, gv_grid *, char *, size_t);
+	const locator find[2] = {gv_locate, gv_locate_outline};
+	const gv_image *copies[3] = {NULL, &work, &other};
+	for (int f = 0; f < 2; f++) {
+		gv_grid g[3];
+		for (int c = 0; c < 3; c++) {
+			gv_locate_opts o = {.size = 19, .grey_work = copies[c]};
+			assert_int_equal(find[f](&img, &o, &g[c], err, sizeof err), 0);
+		}
+		assert_memory_equal(g[0].corners, g[1].corners, sizeof g[0].corners);
+		assert_memory_equal(g[0].corners, g[2].corners, sizeof g[0].corners);
+	}
 	/* the polish of corners a few pixels off */
 	double c1[8], c2[8];
 	for (int k = 0; k < 8; k++)
