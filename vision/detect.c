@@ -23,9 +23,10 @@
 
 /* Reads the board through grid g into out (cells, confidences, proof).
  * GV_ENOTFOUND when the grid reaches beyond the photo, or (prove) when it
- * fails its proof; message in err. */
-static int read_grid(const gv_image *img, const gv_grid *g, int size, bool prove, const gv_detect_opts *opts,
-                     gv_detection *out, char *err, size_t cap)
+ * fails its proof; message in err. pre: the points' features through g
+ * already taken (gv_classify_features), or NULL. */
+static int read_grid(const gv_image *img, const gv_grid *g, int size, bool prove, const gv_point_features *pre,
+                     const gv_detect_opts *opts, gv_detection *out, char *err, size_t cap)
 {
 	memset(out, 0, sizeof *out);
 	out->size = size;
@@ -39,7 +40,11 @@ static int read_grid(const gv_image *img, const gv_grid *g, int size, bool prove
 			snprintf(err, cap, "classify: out of memory");
 		return GV_ENOMEM;
 	}
-	int rc = gv_classify_features(img, g->H, size, f);
+	int rc = 0;
+	if (pre)
+		memcpy(f, pre, sizeof *f * (size_t)size * size);
+	else
+		rc = gv_classify_features(img, g->H, size, f);
 	if (!rc)
 		rc = gv_classify_decide(f, size, out->cells, out->conf);
 	/* the learned classifier, alone or with the hand-made one */
@@ -197,7 +202,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			if (err && cap)
 				snprintf(err, cap, "bad corners: %s", why);
 		} else {
-			rc = read_grid(img, &g, size, false, opts, out, err, cap);
+			rc = read_grid(img, &g, size, false, NULL, opts, out, err, cap);
 			if (!rc)
 				dtr(opts, "corners: %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f; proof spans %.2f lines %.2f beyond %.2f outer missing %d",
 				    g.corners[0], g.corners[1], g.corners[2], g.corners[3], g.corners[4], g.corners[5], g.corners[6],
@@ -227,7 +232,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		dtr(opts, "detect: the lines");
 		rc = gv_locate(img, &lo, &g, err, cap);
 		if (!rc) {
-			rc = read_grid(img, &g, size, true, opts, out, err, cap);
+			rc = read_grid(img, &g, size, true, NULL, opts, out, err, cap);
 			dtr(opts, "detect: the lines' grid read; proof spans %.2f lines %.2f beyond %.2f (goes on %d), outer lines %d judged %d missing, margins %.2f %.2f %.2f %.2f%s: %s",
 			    out->proof.span_share, out->proof.line_share, out->proof.beyond_share, out->proof.goes_on,
 			    out->proof.outer_judged,
@@ -250,13 +255,16 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 				rc = rc2;
 				goto done;
 			}
+			gv_point_features feat[19 * 19];
+			bool same = false; /* the polish kept the grid: its features stand */
 			if (!rc2) {
 				/* polished on the spans between the points read empty
 				 * through it, as clicked corners are, within
 				 * GV_OUTLINE_REFINE_REACH (once: a second and third
 				 * round moved nothing on gobanwatcher/3) */
 				unsigned char cells[19 * 19], empty[19 * 19];
-				if (gv_classify(img, g.H, size, cells, NULL) == GV_OK) {
+				if (gv_classify_features(img, g.H, size, feat) == GV_OK &&
+				    gv_classify_decide(feat, size, cells, NULL) == GV_OK) {
 					double c[8];
 					memcpy(c, g.corners, sizeof c);
 					for (int k = 0; k < size * size; k++)
@@ -269,6 +277,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 						g2.support = g.support;
 						g2.has_outline = g.has_outline;
 						memcpy(g2.outline, g.outline, sizeof g2.outline);
+						same = !memcmp(g2.H, g.H, sizeof g.H);
 						g = g2;
 					}
 					dtr(opts, "outline: refined %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f", g.corners[0], g.corners[1],
@@ -277,7 +286,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			}
 			if (!rc2) {
 				gv_detection d2;
-				rc2 = read_grid(img, &g, size, true, opts, &d2, err2, sizeof err2);
+				rc2 = read_grid(img, &g, size, true, same ? feat : NULL, opts, &d2, err2, sizeof err2);
 				dtr(opts, "outline: corners %.0f,%.0f %.0f,%.0f %.0f,%.0f %.0f,%.0f score %.3f; proof spans %.2f lines %.2f beyond %.2f outer missing %d; margins %.2f %.2f %.2f %.2f, %d stones off by %.2f, %d points in doubt: %s",
 				    g.corners[0], g.corners[1], g.corners[2], g.corners[3], g.corners[4], g.corners[5], g.corners[6],
 				    g.corners[7], g.support, d2.proof.span_share, d2.proof.line_share, d2.proof.beyond_share,
