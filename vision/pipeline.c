@@ -1086,6 +1086,13 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 		list[at] = 0;
 		tr(p, "t %.2f before excuse %d hidden:%s", t, nhid, list);
 	}
+	/* the patches are judged by the changes the observation will take: one
+	 * read unsurely (under GV_CHANGE_CONF) is held as last seen below, so
+	 * no change (a stone at the frame's edge read empty once, beside a
+	 * margin square whose sampling moved with the grid) */
+	unsigned char taken[NPT];
+	for (int k = 0; k < n * n; k++)
+		taken[k] = p->have_obs && cells[k] != p->cells[k] && conf[k] < GV_CHANGE_CONF ? p->cells[k] : cells[k];
 	/* a square with no look of its own yet (it was beyond the frame: the
 	 * camera moved the board back into it) cannot be told hidden by a
 	 * change of look; beside a stone new since the last observation it
@@ -1099,8 +1106,8 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 		for (int a = -1; a <= 0; a++)
 			for (int b = -1; b <= 0; b++) {
 				int i = qi + b, j = qj + a;
-				beside[q] = beside[q] || (i >= 0 && j >= 0 && i < n && j < n && cells[j * n + i] &&
-				                          cells[j * n + i] != p->cells[j * n + i]);
+				beside[q] = beside[q] || (i >= 0 && j >= 0 && i < n && j < n && taken[j * n + i] &&
+				                          taken[j * n + i] != p->cells[j * n + i]);
 			}
 		lookless[q] = !has_look(p->ref_sq[q]) && has_look(cur[q]);
 	}
@@ -1137,13 +1144,6 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 		tr(p, "t %.2f square %d,%d, not seen before, beside a new stone: judged", t, qi, qj);
 	}
 	bool rim_only[NSQ] = {false}; /* hidden, but hides no point (excuse_patches) */
-	/* the patches are judged by the changes the observation will take: one
-	 * read unsurely (under GV_CHANGE_CONF) is held as last seen below, so
-	 * no change (a stone at the frame's edge read empty once, beside a
-	 * margin square whose sampling moved with the grid) */
-	unsigned char taken[NPT];
-	for (int k = 0; k < n * n; k++)
-		taken[k] = p->have_obs && cells[k] != p->cells[k] && conf[k] < GV_CHANGE_CONF ? p->cells[k] : cells[k];
 	if (nhid && p->have_obs)
 		nhid = excuse_patches(p, f, cur, look, hid, strong, taken, sparse, rim_only);
 	bool worn[NPT];
