@@ -84,6 +84,22 @@ int gv_work_grey(const gv_image *src, int max_side, gv_image *out)
 	return rc;
 }
 
+int gv_work_grey_use(const gv_image *src, const gv_image *shared, int max_side, gv_image *own,
+                     const gv_image **use)
+{
+	*own = (gv_image){0};
+	*use = own;
+	if (!src)
+		return GV_EINVAL;
+	int w, h;
+	gv_fit_size(src->width, src->height, max_side, &w, &h);
+	if (shared && shared->data && shared->channels == 1 && shared->width == w && shared->height == h) {
+		*use = shared;
+		return GV_OK;
+	}
+	return gv_work_grey(src, max_side, own);
+}
+
 void gv_fit_size(int w, int h, int max_side, int *fw, int *fh)
 {
 	*fw = w;

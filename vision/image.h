@@ -102,6 +102,12 @@ int gv_grey(const gv_image *src, gv_image *out);
  * caller that searches one photo more than one way, and given to each
  * (gv_locate_opts.grey_work). Returns 0, GV_EINVAL or GV_ENOMEM. */
 int gv_work_grey(const gv_image *src, int max_side, gv_image *out);
+/* The working copy to search: shared when it is one (grey, of
+ * gv_fit_size(max_side)'s size; NULL: none), else one made into own by
+ * gv_work_grey. *use points to it; own is emptied first and freed by the
+ * caller either way. Returns 0, GV_EINVAL or GV_ENOMEM. */
+int gv_work_grey_use(const gv_image *src, const gv_image *shared, int max_side, gv_image *own,
+                     const gv_image **use);
 
 /* Pixel address (no range check). */
 static inline unsigned char *gv_px(const gv_image *img, int x, int y)

@@ -829,19 +829,12 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 	gv_image own = {0}, bin = {0};
 	seg *s = NULL;
 	float *raw = NULL;
-	int rc = 0;
 	/* the grey working copy: the caller's when it made one of this size */
-	int ww, wh;
-	gv_fit_size(img->width, img->height, work, &ww, &wh);
-	const gv_image *small = opts ? opts->grey_work : NULL;
-	if (!small || !small->data || small->channels != 1 || small->width != ww || small->height != wh) {
-		rc = gv_work_grey(img, work, &own);
-		if (rc)
-			goto fail;
-		small = &own;
-	}
-	int longer = img->width > img->height ? img->width : img->height;
-	double scale = longer > work ? (double)ww / img->width : 1;
+	const gv_image *small;
+	int rc = gv_work_grey_use(img, opts ? opts->grey_work : NULL, work, &own, &small);
+	if (rc)
+		goto fail;
+	double scale = (double)small->width / img->width;
 	rc = gv_image_alloc(&bin, small->width, small->height, 1);
 	if (rc)
 		goto fail;

@@ -214,17 +214,9 @@ static int work_grey(const gv_image *img, const gv_image *shared, gv_image *own,
 {
 	int longer = img->width > img->height ? img->width : img->height;
 	*scale = longer > GV_OUTLINE_WORK_PX ? (double)GV_OUTLINE_WORK_PX / longer : 1;
-	int w, h;
-	gv_fit_size(img->width, img->height, GV_OUTLINE_WORK_PX, &w, &h);
-	*own = (gv_image){0};
-	if (shared && shared->data && shared->channels == 1 && shared->width == w && shared->height == h) {
-		*small = shared;
-		return GV_OK;
-	}
-	int rc = gv_work_grey(img, GV_OUTLINE_WORK_PX, own);
+	int rc = gv_work_grey_use(img, shared, GV_OUTLINE_WORK_PX, own, small);
 	if (rc)
 		snprintf(err, cap, "outline: %s", rc == GV_ENOMEM ? "out of memory" : "bad image");
-	*small = own;
 	return rc;
 }
 
