@@ -242,6 +242,29 @@ static void sample_all(const gv_pipeline *p, const gv_image *f, float *ptg, floa
 		sqg[k] = patch_grey(f, &p->sq[k], QS * QS);
 }
 
+/* Whether a square's colour was taken (every channel over 1; a square
+ * beyond the frame has -1). */
+static bool has_look(const float rgb[3])
+{
+	return rgb[0] > 1 && rgb[1] > 1 && rgb[2] > 1;
+}
+
+/* Whether a point at the corners of square q (points qi-1..qi, qj-1..qj)
+ * reads otherwise in cells than in the last observation (came: and reads a
+ * stone there, one new since). */
+static bool square_changed(const gv_pipeline *p, int q, const unsigned char *cells, bool came)
+{
+	int n = p->size, qi = q % (n + 1), qj = q / (n + 1);
+	for (int a = -1; a <= 0; a++)
+		for (int b = -1; b <= 0; b++) {
+			int i = qi + b, j = qj + a;
+			if (i >= 0 && j >= 0 && i < n && j < n && cells[j * n + i] != p->cells[j * n + i] &&
+			    (!came || cells[j * n + i]))
+				return true;
+		}
+	return false;
+}
+
 /* Which squares are hidden now, against the colours of the last reading.
  * Returns how many. */
 static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *hid, bool *strong)
@@ -284,11 +307,9 @@ static int hidden_squares(const gv_pipeline *p, const float cur[NSQ][3], bool *h
 	float sr[NSQ][3];
 	bool sok[NSQ];
 	for (int k = 0; k < p->nsq; k++) {
-		sok[k] = true;
-		for (int c = 0; c < 3; c++) {
-			sok[k] = sok[k] && p->ref_sq[k][c] > 1 && cur[k][c] >= 0;
+		sok[k] = has_look(p->ref_sq[k]) && cur[k][0] >= 0 && cur[k][1] >= 0 && cur[k][2] >= 0;
+		for (int c = 0; c < 3; c++)
 			sr[k][c] = sok[k] ? cur[k][c] / p->ref_sq[k][c] : 1;
-		}
 	}
 	int count = 0;
 	for (int k = 0; k < p->nsq; k++) {
@@ -428,13 +449,6 @@ static void rgb_chroma(const float rgb[3], float ch[2])
 	float s = rgb[0] + rgb[1] + rgb[2];
 	ch[0] = s > 0 ? rgb[0] / s : 0;
 	ch[1] = s > 0 ? rgb[2] / s : 0;
-}
-
-/* Whether a square's colour was taken (hidden_squares' test: every
- * channel over 1; a square beyond the frame has -1). */
-static bool has_look(const float rgb[3])
-{
-	return rgb[0] > 1 && rgb[1] > 1 && rgb[2] > 1;
 }
 
 /* Whether a square beside a new stone shows something else than what it
@@ -931,18 +945,8 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	 * the board, or a grid that slipped by a fifth of a cell (its square
 	 * middles on the lines) while keeping most of its lines' contrast */
 	int stray = 0;
-	for (int q = 0; q < p->nsq && p->have_obs; q++) {
-		if (!hid[q])
-			continue;
-		int qi = q % (n + 1), qj = q / (n + 1);
-		bool touch = false;
-		for (int a = -1; a <= 0 && !touch; a++)
-			for (int b = -1; b <= 0 && !touch; b++) {
-				int i = qi + b, j = qj + a;
-				touch = i >= 0 && j >= 0 && i < n && j < n && cells[j * n + i] != p->cells[j * n + i];
-			}
-		stray += !touch;
-	}
+	for (int q = 0; q < p->nsq && p->have_obs; q++)
+		stray += hid[q] && !square_changed(p, q, cells, false);
 	bool due = !p->have_search || align < 0 || lines_gone(p, align) || (clock_due && !heavy) ||
 	           p->far_pending || sparse || stray > 0;
 	if (p->debug)
@@ -1102,13 +1106,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	memcpy(look, p->ref_sq, sizeof(look[0]) * (size_t)p->nsq);
 	bool beside[NSQ] = {false}, lookless[NSQ] = {false};
 	for (int q = 0; q < p->nsq && p->have_obs; q++) {
-		int qi = q % (n + 1), qj = q / (n + 1);
-		for (int a = -1; a <= 0; a++)
-			for (int b = -1; b <= 0; b++) {
-				int i = qi + b, j = qj + a;
-				beside[q] = beside[q] || (i >= 0 && j >= 0 && i < n && j < n && taken[j * n + i] &&
-				                          taken[j * n + i] != p->cells[j * n + i]);
-			}
+		beside[q] = square_changed(p, q, taken, true);
 		lookless[q] = !has_look(p->ref_sq[q]) && has_look(cur[q]);
 	}
 	for (int q = 0; q < p->nsq; q++) {
