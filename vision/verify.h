@@ -133,7 +133,8 @@ static inline bool gv_line_contrast(const gv_image *img, const double H[9], doub
 				v3[k] = q[1];
 			}
 			for (int k = 0; k < 5; k++)
-				g[k] = (v0[k] * (1 - fx[k]) + v1[k] * fx[k]) * (1 - fy[k]) + (v2[k] * (1 - fx[k]) + v3[k] * fx[k]) * fy[k];
+				g[k] = (v0[k] * (1 - fx[k]) + v1[k] * fx[k]) * (1 - fy[k]) +
+				       (v2[k] * (1 - fx[k]) + v3[k] * fx[k]) * fy[k];
 		} else {
 			for (int k = 0; k < 5; k++)
 				g[k] = gv_grey_at(img, px[k], py[k]);
@@ -162,7 +163,6 @@ static inline bool gv_line_contrast(const gv_image *img, const double H[9], doub
 	*contrast = s > 0 ? (s - on) / s : 0;
 	return true;
 }
-
 
 /* Checks the grid H (board (i, j) -> pixels, size lines) against rgb (3
  * channels) with what the classifier read (cells[j * size + i], 0 empty).
