@@ -40,6 +40,27 @@ run "detect usage" 64 "$goref" detect --size 7 "$tmp/flat.pgm"
 run "eval usage" 64 "$goref" eval
 run "eval empty dir" 2 "$goref" eval "$tmp"
 
+# --- eval reads each board at the size its label has (a 9x9 and a 13x13
+# board rendered side by side, no --size), or at --size's, which a label of
+# another size is refused against, named
+render=$(dirname "$goref")/goref-render
+if [ -x "$render" ]; then
+	for z in 9 13; do
+		sgf=$(ls "$fx/selfplay/${z}x${z}-"*.sgf | head -1)
+		"$render" --quiet --seed 5 --no-hands --fps 2 --moves 24 --width 960 --height 720 "$sgf" "$tmp/render$z"
+		mkdir -p "$tmp/sizes/b$z"
+		cp "$(ls "$tmp/render$z/"*.jpg | tail -1)" "$tmp/sizes/b$z/last.jpg"
+		tail -n "$z" "$tmp/render$z/truth.log" >"$tmp/sizes/b$z/last.txt"
+	done
+	run "eval sizes from the labels" 0 "$goref" eval --json "$tmp/sizes"
+	has "eval 13x13 from its label" out '"b13":{"photos":1,"boards_found":1,"points":169,"points_right":169'
+	has "eval 9x9 from its label" out '"b9":{"photos":1,"boards_found":1,"points":81,"points_right":81'
+	run "eval --size 9 on a 13x13 label" 2 "$goref" eval --size 9 "$tmp/sizes"
+	has "eval --size 9 on a 13x13 label" err "b13/last.txt"
+else
+	echo "eval sizes: goref-render not built, not checked"
+fi
+
 # --- the datasets
 shared=${GOREF_SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/shared}
 data=$shared/datasets

@@ -35,7 +35,8 @@ static const char eval_usage[] =
 	"(the detection alone, on one core: CPU time of the one thread that runs\n"
 	"it; reading the file is not counted).\n"
 	"\n"
-	"  --size N         lines of the boards: 9, 13 or 19 (default 19)\n"
+	"  --size N         lines of every board: 9, 13 or 19 (default: each\n"
+	"                   photo's own, the lines of its NAME.txt)\n"
 	"  --json           one JSON object: photos (one entry each), sources and\n"
 	"                   total\n"
 	"  --classifier C   which reads the stones: rules (the hand-made\n"
@@ -382,7 +383,7 @@ static int dump_patches(const char *out, int *seq, const char *source, const cha
 int cmd_eval(int argc, char **argv)
 {
 	bool json = false;
-	int size = 19, classifier = 0, seq = 0;
+	int size_opt = 0, classifier = 0, seq = 0; /* size_opt 0: each label's own */
 	const char *weights = NULL, *dump = NULL;
 	list dirs = {0}, photos = {0};
 	int rc = EXIT_OK;
@@ -409,9 +410,9 @@ int cmd_eval(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--dump-patches") && i + 1 < argc) {
 			dump = argv[++i];
 		} else if (!strcmp(argv[i], "--size")) {
-			if (!cli_parse_int("--size", i + 1 < argc ? argv[++i] : NULL, 9, 19, &size) ||
-			    (size != 9 && size != 13 && size != 19)) {
-				if (size != 9 && size != 13 && size != 19)
+			if (!cli_parse_int("--size", i + 1 < argc ? argv[++i] : NULL, 9, 19, &size_opt) ||
+			    (size_opt != 9 && size_opt != 13 && size_opt != 19)) {
+				if (size_opt != 9 && size_opt != 13 && size_opt != 19)
 					fprintf(stderr, "goref eval: --size must be 9, 13 or 19\n");
 				free(dirs.v);
 				return EXIT_USAGE;
@@ -496,10 +497,18 @@ int cmd_eval(int argc, char **argv)
 		}
 		gr_board truth;
 		gr_error perr = {0};
-		int prc = gr_diagram_parse(&truth, NULL, text, len, size, &perr);
+		int prc = gr_diagram_parse(&truth, NULL, text, len, size_opt, &perr);
 		free(text);
 		if (prc) {
 			cli_report_error(tp, &perr);
+			rc = EXIT_INPUT;
+			break;
+		}
+		/* the board's size: --size's, else the label's own */
+		int size = size_opt ? size_opt : truth.size;
+		if (size != 9 && size != 13 && size != 19) {
+			fprintf(stderr, "goref eval: %s: a %dx%d board: goref reads 9x9, 13x13 and 19x19 boards\n", tp,
+			        truth.size, truth.size);
 			rc = EXIT_INPUT;
 			break;
 		}
