@@ -390,6 +390,42 @@ static void test_a_finger_over_the_edge_coming_back_into_the_frame(void **s)
 	run_free(&r);
 }
 
+
+/* Watching starts in the endgame (goref watch --resume after a restart):
+ * three points in four of every edge hold a stone, so the outer lines show
+ * on no span between two empty points, and a lattice a line over finds the
+ * lines inside as well (its outer line on the margin, under the stones'
+ * rims). Nothing has been observed yet to judge a grid by: the first one
+ * must be proved, by the board's outline where the lines cannot. Then the
+ * camera moves by a cell: the grid follows (the locator's lattice a line
+ * off is judged by the stones read through it). */
+static void test_watching_starts_on_a_board_with_crowded_edges(void **s)
+{
+	(void)s;
+	run r;
+	run_init(&r, false, 0);
+	unsigned char cells[N * N] = {0};
+	for (int i = 0; i < N; i++) {
+		if (i % 4 == 1)
+			continue;
+		cells[0 * N + i] = 1 + (i % 2);
+		cells[(N - 1) * N + i] = 1 + ((i + 1) % 2);
+		cells[i * N + 0] = 1 + ((i / 2) % 2);
+		cells[i * N + N - 1] = 1 + ((i / 3) % 2);
+	}
+	cells[9 * N + 9] = 1;
+	cells[4 * N + 6] = 2;
+	assert_true(feed(&r, cells, NULL, 12) > 0);
+	expect_cells(&r.last, cells);
+	shift_y = -22;
+	cells[10 * N + 10] = 2;
+	int got = feed(&r, cells, NULL, 40);
+	shift_y = 0;
+	assert_true(got > 0);
+	expect_cells(&r.last, cells);
+	run_free(&r);
+}
+
 static void test_bad_input(void **s)
 {
 	(void)s;
@@ -432,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_stills_read_every_frame),
 		cmocka_unit_test(test_board_partly_beyond_the_frame),
 		cmocka_unit_test(test_a_finger_over_the_edge_coming_back_into_the_frame),
+		cmocka_unit_test(test_watching_starts_on_a_board_with_crowded_edges),
 		cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "classify.h"
+#include "detect.h"
 #include "geom.h"
 #include "locate.h"
 #include "outline.h"
@@ -754,9 +755,34 @@ static int read_otherwise(const gv_pipeline *p, const gv_image *f, const double 
  * follower's shift cannot follow). */
 static int search(gv_pipeline *p, const gv_image *f, double H[9], char *err, size_t cap)
 {
+	p->st.locates++;
+	if (!p->have_obs) {
+		/* nothing observed yet to judge a grid by (watching that starts
+		 * in the endgame: edges crowded with stones hide the outer lines,
+		 * and a lattice a line over shows the lines inside as well): the
+		 * grid detect proves (its lines', or its outline's where the
+		 * lines cannot prove theirs); the locator's as before when none
+		 * is proved */
+		gv_detect_opts d = {.size = p->size};
+		gv_detection *det = malloc(sizeof *det);
+		if (!det) {
+			if (err && cap)
+				snprintf(err, cap, "pipeline: out of memory");
+			return GV_ENOMEM;
+		}
+		int rc = gv_detect(det, f, &d, err, cap);
+		if (rc == 0)
+			memcpy(H, det->H, sizeof det->H);
+		free(det);
+		if (rc == 0) {
+			tr(p, "search: the grid proved");
+			return 1;
+		}
+		if (rc != GV_ENOTFOUND)
+			return rc;
+	}
 	gv_locate_opts lo = {.size = p->size, .work_px = 0};
 	gv_grid g;
-	p->st.locates++;
 	int rc = gv_locate(f, &lo, &g, err, cap);
 	if (rc && rc != GV_ENOTFOUND)
 		return rc;
