@@ -793,8 +793,13 @@ static int features(const gv_image *rgb, const double H[9], int size, gv_point_f
 			}
 			f->line = na ? gv_medianf(arm, na) : 0;
 			/* a stone put down carelessly on the edge stands out over
-			 * the margin; the lines at its point are hidden then */
-			if (wout > f->white && f->line < LINE_OUT) {
+			 * the margin; the lines at its point are hidden then. Not
+			 * where the white goes on past the board's edge as strongly
+			 * (GV_BEYOND_CELLS out): a pale cloth or wall beyond the
+			 * board, not a stone (in a small photo the lines at a
+			 * corner blur into the wood, and the cloth beside it reads
+			 * as a stone standing out) */
+			if (wout > f->white && f->line < LINE_OUT && f->beyond < wout) {
 				f->white = wout;
 				f->wu = wou;
 				f->wv = wov;
