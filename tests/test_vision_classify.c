@@ -109,6 +109,37 @@ static void test_drawn_empty_board_in_coloured_light_and_glare(void **s)
 	check_scene(&sc, corners, 640, 480);
 }
 
+/* The same board under the lamp's glare: read empty, and where the glare
+ * is as white as a stone (the squares around as white as the point) not
+ * sure: glare, a hand, or white stones packed so that, seen at an angle,
+ * they cover the squares' middles cannot be told apart there. Away from
+ * the glare every point stays sure. */
+static void test_drawn_glare_is_not_sure(void **s)
+{
+	(void)s;
+	scene sc = {19, NULL, 0, {0.8, 0.95, 1.2}, 0.45, {0}, 11, {12.5, 6.3, 1.6}, {0, 0, 1}};
+	memcpy(sc.wood, wood, sizeof wood);
+	double corners[8] = {120, 60, 520, 60, 560, 430, 80, 430}, H[9];
+	assert_true(gv_h_from_corners(corners, 19, H));
+	gv_image img;
+	td_render(&sc, H, 640, 480, &img);
+	unsigned char cells[361];
+	float conf[361];
+	assert_int_equal(gv_classify(&img, H, 19, cells, conf), 0);
+	int sure_in_glare = 0;
+	for (int k = 0; k < 361; k++) {
+		assert_int_equal(cells[k], 0);
+		double du = k % 19 - sc.glare[0], dv = k / 19 - sc.glare[1];
+		if (du * du + dv * dv < 1.0 && conf[k] >= 0.9f) {
+			printf("  in the glare: (%d,%d) empty, confidence %.2f\n", k % 19, k / 19, conf[k]);
+			sure_in_glare++;
+		}
+	}
+	assert_int_equal(sure_in_glare, 0);
+	assert_true(conf[15 * 19 + 3] >= 0.9f && conf[2 * 19 + 2] >= 0.9f && conf[16 * 19 + 16] >= 0.9f);
+	gv_image_free(&img);
+}
+
 static void test_drawn_crowded_corner_and_small_board(void **s)
 {
 	(void)s;
@@ -539,6 +570,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_drawn_board_in_perspective),
 	    cmocka_unit_test(test_drawn_empty_board_in_coloured_light_and_glare),
+	    cmocka_unit_test(test_drawn_glare_is_not_sure),
 	    cmocka_unit_test(test_drawn_crowded_corner_and_small_board),
 	    cmocka_unit_test(test_drawn_stones_put_down_over_the_margin),
 	    cmocka_unit_test(test_drawn_long_shadows_in_low_light),
