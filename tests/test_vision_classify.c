@@ -78,6 +78,17 @@ static void check_scene(const scene *sc, const double corners[8], int w, int h)
 
 static const double wood[3] = {222, 178, 112};
 
+/* Renders the scene through the grid the corners span (w x h, into img,
+ * which the caller frees) and classifies it into cells and conf. */
+static void classify_drawn(const scene *sc, const double corners[8], int w, int h, gv_image *img,
+                           unsigned char cells[361], float conf[361])
+{
+	double H[9];
+	assert_true(gv_h_from_corners(corners, sc->size, H));
+	td_render(sc, H, w, h, img);
+	assert_int_equal(gv_classify(img, H, sc->size, cells, conf), 0);
+}
+
 static void test_drawn_board_in_perspective(void **s)
 {
 	(void)s;
@@ -119,13 +130,11 @@ static void test_drawn_glare_is_not_sure(void **s)
 	(void)s;
 	scene sc = {19, NULL, 0, {0.8, 0.95, 1.2}, 0.45, {0}, 11, {12.5, 6.3, 1.6}, {0, 0, 1}};
 	memcpy(sc.wood, wood, sizeof wood);
-	double corners[8] = {120, 60, 520, 60, 560, 430, 80, 430}, H[9];
-	assert_true(gv_h_from_corners(corners, 19, H));
+	double corners[8] = {120, 60, 520, 60, 560, 430, 80, 430};
 	gv_image img;
-	td_render(&sc, H, 640, 480, &img);
 	unsigned char cells[361];
 	float conf[361];
-	assert_int_equal(gv_classify(&img, H, 19, cells, conf), 0);
+	classify_drawn(&sc, corners, 640, 480, &img, cells, conf);
 	int sure_in_glare = 0;
 	for (int k = 0; k < 361; k++) {
 		assert_int_equal(cells[k], 0);
@@ -269,12 +278,11 @@ static void test_drawn_hand_over_the_edge_is_not_sure(void **s)
 	scene sc = {19, st, (int)(sizeof st / sizeof st[0]), {1, 1, 1}, 0.1, {0}, 21, {0, 0, 0}, {0.1, 0.12, 0.62}};
 	memcpy(sc.wood, wood, sizeof wood);
 	double corners[8] = {160, 40, 600, 40, 600, 480, 160, 480}, H[9];
-	assert_true(gv_h_from_corners(corners, 19, H));
 	gv_image img;
-	td_render(&sc, H, 700, 520, &img);
 	unsigned char cells[361];
 	float conf[361];
-	assert_int_equal(gv_classify(&img, H, 19, cells, conf), 0);
+	classify_drawn(&sc, corners, 700, 520, &img, cells, conf);
+	assert_true(gv_h_from_corners(corners, 19, H));
 	assert_int_equal(cells[3 * 19 + 0], 2);
 	assert_true(conf[3 * 19 + 0] >= 0.9f);
 	assert_int_equal(cells[6 * 19 + 18], 2);
