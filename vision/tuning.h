@@ -241,7 +241,9 @@
 /* When more than this share of a photo's points are read with a confidence
  * under 0.5, no point of it is sure: every confidence is at most
  * GV_DOUBT_CAP (under the 0.9 of "sure", over the frame pipeline's 0.5 for
- * a change, so that a video is read as before). Chosen by reasoning (one
+ * a change, so that a video is read as before; also the most a point read
+ * empty only because the squares around it are as white as it earns:
+ * glare, a hand, packed white stones). Chosen by reasoning (one
  * point in 30), before scoring: on the shared photos, imago and gomrade
  * have at most 10 such points of 361, gobanwatcher/3 up to 13, and
  * gobanwatcher/1 through its clicked corners 14 to 45. The same share
@@ -259,7 +261,9 @@
 /* How far past an edge point (cells, out from the board) the white evidence
  * is looked for: beyond the board's margin (0.5 to 1.2 cells on the boards
  * seen) and beyond a stone standing out over it (0.8), on the table, the
- * floor, or the hand that reaches over the edge. By reasoning. */
+ * floor, or the hand that reaches over the edge. By reasoning. Also: a white
+ * stone standing out over the margin is not taken where the white there is
+ * as strong as the stone's (a pale cloth or wall beyond the board). */
 #define GV_BEYOND_CELLS 1.5
 /* A white stone on the edge with white as strong as this photo's white
  * stones' threshold there is read white, with a confidence of at most this:
