@@ -846,7 +846,7 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 	if (!f || !cells || size < 2 || size > 19)
 		return GV_EINVAL;
 	int n = size * size;
-	float *tmp = malloc((size_t)n * 8 * sizeof *tmp);
+	float *tmp = malloc((size_t)n * 7 * sizeof *tmp);
 	int *order = malloc((size_t)n * 2 * sizeof *order);
 	if (!tmp || !order) {
 		free(tmp);
@@ -856,7 +856,6 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 	float *eb = tmp + n, *ew = tmp + 2 * n, *score = tmp + 3 * n;
 	int *black_ = order + n;
 	float *tbk = tmp + 4 * n, *rbk = tmp + 5 * n, *rwk = tmp + 6 * n;
-	bool *packed = (bool *)(tmp + 7 * n); /* white enough, but as white around (below) */
 	for (int k = 0; k < n; k++) {
 		/* a black stone hides the lines too: what shows of them counts against it */
 		eb[k] = f[k].black - BLACK_LINE_PENALTY * (f[k].line > 0 ? f[k].line : 0);
@@ -875,7 +874,6 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 		/* a white stone hides the grid lines (all but a sliver when it
 		 * stands off its point); an empty point shows them */
 		/* as white as the squares around it: glare or a hand, not a stone */
-		packed[k] = f[k].around > 0 && ew[k] > tw;
 		if (f[k].around > 0)
 			ew[k] -= AROUND * f[k].around;
 		if (f[k].line > LINE_WHITE)
@@ -968,7 +966,7 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 			 * threshold: glare or a hand, or white stones packed so
 			 * that, seen at an angle, their bodies cover the squares'
 			 * middles: either, not sure */
-			if (cells[k] == C_EMPTY && packed[k] && c > GV_DOUBT_CAP)
+			if (cells[k] == C_EMPTY && f[k].around > 0 && f[k].white > tw && c > GV_DOUBT_CAP)
 				c = GV_DOUBT_CAP;
 			conf[k] = f[k].outside ? 0 : c > 1 ? 1 : c < 0 ? 0 : c;
 		}

@@ -764,17 +764,10 @@ static int search(gv_pipeline *p, const gv_image *f, double H[9], char *err, siz
 		 * lines cannot prove theirs); the locator's as before when none
 		 * is proved */
 		gv_detect_opts d = {.size = p->size};
-		gv_detection *det = malloc(sizeof *det);
-		if (!det) {
-			if (err && cap)
-				snprintf(err, cap, "pipeline: out of memory");
-			return GV_ENOMEM;
-		}
-		int rc = gv_detect(det, f, &d, err, cap);
-		if (rc == 0)
-			memcpy(H, det->H, sizeof det->H);
-		free(det);
+		gv_detection det;
+		int rc = gv_detect(&det, f, &d, err, cap);
 		if (rc == 0) {
+			memcpy(H, det.H, sizeof det.H);
 			tr(p, "search: the grid proved");
 			return 1;
 		}
