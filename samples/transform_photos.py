@@ -8,7 +8,8 @@ the scenes are the same. Needs djpeg, cjpeg and jpegtran (libjpeg-turbo-progs).
 
     samples/transform_photos.py [--data DIR] OUTDIR KIND...
 
-KIND: rot90 (a quarter turn clockwise, lossless), fliph (mirrored), half
+KIND: rot90 (a quarter turn clockwise), fliph (mirrored): both lossless where
+the photo's size is whole JPEG blocks, else decoded and encoded again; half
 (1/2 by the decoder), dim (x0.35), pink (R 1, G 0.62, B 0.85), dark (gamma
 1.6 and R 0.5, G 0.45, B 0.4: a dim, bluish room).
 """
@@ -42,13 +43,42 @@ def cast(px, gains, gamma):
     return bytes(out)
 
 
+def turned(w, h, px, kind):
+    """The pixels turned a quarter clockwise (rot90) or mirrored (fliph)."""
+    rows = [px[3 * w * y:3 * w * (y + 1)] for y in range(h)]
+    if kind == "fliph":
+        out = bytearray()
+        for row in rows:
+            for x in range(w - 1, -1, -1):
+                out += row[3 * x:3 * x + 3]
+        return w, h, bytes(out)
+    out = bytearray()
+    for x in range(w):  # the new row x: the old column x, bottom to top
+        for y in range(h - 1, -1, -1):
+            out += rows[y][3 * x:3 * x + 3]
+    return h, w, bytes(out)
+
+
+def lossless(kind, src, dst):
+    """jpegtran's exact turn where the photo's size allows it (-perfect: whole
+    blocks); else decoded, turned and encoded again (jpegtran would leave the
+    partial blocks at the edge unturned: the picture a few pixels off)."""
+    args = ["-rotate", "90"] if kind == "rot90" else ["-flip", "horizontal"]
+    if subprocess.run(["jpegtran", "-perfect"] + args + ["-outfile", dst, src], capture_output=True).returncode == 0:
+        return
+    w, h, px = read_ppm(subprocess.run(["djpeg", "-pnm", src], capture_output=True, check=True).stdout)
+    w, h, px = turned(w, h, px, kind)
+    pnm = b"P6\n%d %d\n255\n" % (w, h) + px
+    subprocess.run(["cjpeg", "-quality", "95", "-outfile", dst], input=pnm, check=True)
+
+
 def make(kind, src, dst):
     """Writes the transformed photo; returns how the label turns."""
     if kind == "rot90":
-        subprocess.run(["jpegtran", "-rotate", "90", "-outfile", dst, src], check=True)
+        lossless(kind, src, dst)
         return lambda r: [[r[len(r) - 1 - c][i] for c in range(len(r))] for i in range(len(r))]
     if kind == "fliph":
-        subprocess.run(["jpegtran", "-flip", "horizontal", "-outfile", dst, src], check=True)
+        lossless(kind, src, dst)
         return lambda r: [list(reversed(row)) for row in r]
     if kind == "half":
         pnm = subprocess.run(["djpeg", "-scale", "1/2", "-pnm", src], capture_output=True, check=True).stdout
