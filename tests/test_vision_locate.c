@@ -585,9 +585,14 @@ static void test_proof_one_line_short(void **st)
 			gv_h_mul(H, cols, W);
 			assert_false(proves(&img, W, N, &p));
 			assert_int_equal(p.goes_on, 1);
+			/* the grid goes on the other way: where gv_detect moves it */
+			assert_int_equal(p.goes_on_step[1], -way);
+			assert_int_equal(p.goes_on_step[0], 0);
 			gv_h_mul(H, rows, W);
 			assert_false(proves(&img, W, N, &p));
 			assert_int_equal(p.goes_on, 1);
+			assert_int_equal(p.goes_on_step[0], -way);
+			assert_int_equal(p.goes_on_step[1], 0);
 		}
 		gv_image_free(&img);
 	}

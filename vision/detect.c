@@ -233,12 +233,49 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		rc = gv_locate(img, &lo, &g, err, cap);
 		if (!rc) {
 			rc = read_grid(img, &g, size, true, NULL, opts, out, err, cap);
+			dtr(opts, "detect: the lines' grid %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f", g.corners[0], g.corners[1],
+			    g.corners[2], g.corners[3], g.corners[4], g.corners[5], g.corners[6], g.corners[7]);
 			dtr(opts, "detect: the lines' grid read; proof spans %.2f lines %.2f beyond %.2f (goes on %d), outer lines %d judged %d missing, margins %.2f %.2f %.2f %.2f%s: %s",
 			    out->proof.span_share, out->proof.line_share, out->proof.beyond_share, out->proof.goes_on,
 			    out->proof.outer_judged,
 			    out->proof.outer_missing, out->proof.margin[0], out->proof.margin[1], out->proof.margin[2],
 			    out->proof.margin[3], out->proof.by_outline ? " (the outline bounds it)" : "",
 			    rc ? "failed" : "proved");
+			/* a lattice a line short: the board's lines go on beyond
+			 * one outer line, on wood. The lattice moved a line that
+			 * way is the next candidate, and must pass the whole proof
+			 * on its own (its far side then shows no line beyond) */
+			gv_grid gs = g;
+			for (int t = 0; rc == GV_ENOTFOUND && out->proof.goes_on && t < GV_PROOF_SHIFTS; t++) {
+				double T[9] = {1, 0, out->proof.goes_on_step[1], 0, 1, out->proof.goes_on_step[0], 0, 0, 1};
+				double H2[9];
+				gv_h_mul(gs.H, T, H2);
+				memcpy(gs.H, H2, sizeof H2);
+				gv_h_corners(gs.H, size, gs.corners);
+				gv_detection d2;
+				char e2[300];
+				int r2 = read_grid(img, &gs, size, true, NULL, opts, &d2, e2, sizeof e2);
+				dtr(opts, "detect: the lattice moved a line (%d, %d): %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f; proof spans %.2f lines %.2f beyond %.2f (goes on %d), outer lines %d judged %d missing: %s",
+				    out->proof.goes_on_step[1], out->proof.goes_on_step[0], gs.corners[0], gs.corners[1],
+				    gs.corners[2], gs.corners[3], gs.corners[4], gs.corners[5], gs.corners[6], gs.corners[7],
+				    d2.proof.span_share, d2.proof.line_share, d2.proof.beyond_share, d2.proof.goes_on,
+				    d2.proof.outer_judged, d2.proof.outer_missing, r2 ? "failed" : "proved");
+				if (r2 == GV_OK) {
+					*out = d2;
+					g = gs;
+					rc = GV_OK;
+				} else if (r2 != GV_ENOTFOUND) {
+					if (err && cap)
+						snprintf(err, cap, "%s", e2);
+					rc = r2;
+					goto done;
+				} else if (!d2.proof.goes_on) {
+					break; /* the first failure's message stands */
+				} else {
+					out->proof.goes_on_step[0] = d2.proof.goes_on_step[0];
+					out->proof.goes_on_step[1] = d2.proof.goes_on_step[1];
+				}
+			}
 		}
 		if (rc == GV_ENOTFOUND) {
 			dtr(opts, "detect: %s", err && cap ? err : "no board found by the lines");

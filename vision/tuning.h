@@ -67,6 +67,13 @@
  * out for these two constants. */
 #define GV_PROOF_BEYOND_WOOD 0.6
 #define GV_PROOF_BEYOND_LIKE 0.5
+/* A grid from the lines that fails its proof only because its lattice goes
+ * on (above) is moved a line that way and proved again, up to this many
+ * times: a lattice one or two lines short of the grid, where the outer
+ * columns are faint (dark gomrade/1/11 of samples/transform_photos.py). A
+ * count, not tuned: each moved lattice passes the whole proof or is
+ * dropped. */
+#define GV_PROOF_SHIFTS 2
 
 /* The second way to pass (gv_prove_by_outline), for a grid found inside
  * the board's outline where lines are few or faint (a dense endgame, a

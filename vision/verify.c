@@ -164,8 +164,10 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 		 * a cell out would show on both) */
 		bool on0 = lattice_goes_on(rgb, H, size, cells, dir, 0, -1);
 		bool on1 = lattice_goes_on(rgb, H, size, cells, dir, size - 1, 1);
-		if (on0 != on1)
+		if (on0 != on1) {
 			out->goes_on++;
+			out->goes_on_step[dir] = on0 ? -1 : 1;
+		}
 		out->spans += spans;
 		out->spans_lined += spans_lined;
 		out->lines += lines;

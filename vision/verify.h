@@ -30,6 +30,9 @@ typedef struct gv_proof {
 	int goes_on;         /* families of lines (of 2) whose lattice goes on,
 	                        on wood, a cell beyond one of its outer lines:
 	                        a lattice a line short of the grid */
+	int goes_on_step[2]; /* then, for each family (0 rows, 1 columns): the
+	                        side it goes on, -1 (before line 0) or 1
+	                        (beyond line N-1); 0 where it does not */
 	int outer_missing;   /* outer lines judged that do not show */
 	int outer_judged;    /* outer lines judged (of 4): the others are under
 	                        stones or off the photo */
