@@ -24,6 +24,75 @@ static double ridge(const gv_image *g, const double H[9], double u, double v, do
 	return r < 0 ? 0 : r > GV_OUTLINE_RIDGE_CAP ? GV_OUTLINE_RIDGE_CAP : r;
 }
 
+/* ridge() along a line of the lattice, its products with H taken once:
+ * the places across a line of family fam (1: the column u = c, seen across
+ * u; 0: the row v = c) at c - slack, c, c + slack, c + side, c - side (as
+ * gv_line_contrast puts them), and the coordinate along it. Each place's
+ * sums are gv_line_contrast's, term for term in its order (the coordinate
+ * along is the same at every place: v + 0 * slack * o is v), so the same
+ * values to the bit. On a grey image; ridge() itself on a colour one. */
+typedef struct axis_across {
+	double c;        /* the line's coordinate */
+	double t[5][3];  /* per place: its coordinate times H's column (x, y, w) */
+} axis_across;
+
+static void across_at(const double H[9], int fam, double c, axis_across *a)
+{
+	a->c = c;
+	double q[5];
+	for (int o = -1; o <= 1; o++)
+		q[o + 1] = c + 1.0 * GV_OUTLINE_SLACK * o;
+	q[3] = c + 1.0 * GV_OUTLINE_SIDE;
+	q[4] = c - 1.0 * GV_OUTLINE_SIDE;
+	int col = fam ? 0 : 1; /* H's column for the coordinate across: u's 0, v's 1 */
+	for (int k = 0; k < 5; k++) {
+		a->t[k][0] = H[col] * q[k];
+		a->t[k][1] = H[3 + col] * q[k];
+		a->t[k][2] = H[6 + col] * q[k];
+	}
+}
+
+static double ridge_axis(const gv_image *g, const double H[9], int fam, const axis_across *a, double along)
+{
+	if (g->channels != 1)
+		return fam ? ridge(g, H, a->c, along, 1, 0, 1) : ridge(g, H, along, a->c, 0, 1, 1);
+	int col = fam ? 1 : 0; /* H's column for the coordinate along */
+	double l0 = H[col] * along, l1 = H[3 + col] * along, l2 = H[6 + col] * along;
+	double w[5], px[5], py[5], gr[5];
+	for (int k = 0; k < 5; k++) {
+		w[k] = a->t[k][2] + l2 + H[8];
+		px[k] = (a->t[k][0] + l0 + H[2]) / w[k];
+		py[k] = (a->t[k][1] + l1 + H[5]) / w[k];
+	}
+	bool off = false;
+	double xmax = g->width - 1.001, ymax = g->height - 1.001;
+	for (int k = 0; k < 5; k++)
+		off |= fabs(w[k]) < 1e-12 || !(px[k] >= 0 && py[k] >= 0 && px[k] <= xmax && py[k] <= ymax);
+	if (off)
+		return 0;
+	double v0[5], v1[5], v2[5], v3[5], fx[5], fy[5];
+	for (int k = 0; k < 5; k++) {
+		int x0 = (int)px[k], y0 = (int)py[k];
+		fx[k] = px[k] - x0;
+		fy[k] = py[k] - y0;
+		const unsigned char *p = gv_px(g, x0, y0), *q = p + g->stride;
+		v0[k] = p[0];
+		v1[k] = p[1];
+		v2[k] = q[0];
+		v3[k] = q[1];
+	}
+	for (int k = 0; k < 5; k++)
+		gr[k] = (v0[k] * (1 - fx[k]) + v1[k] * fx[k]) * (1 - fy[k]) + (v2[k] * (1 - fx[k]) + v3[k] * fx[k]) * fy[k];
+	double on1 = gr[0] < gr[1] ? gr[0] : gr[1];
+	on1 = gr[2] < on1 ? gr[2] : on1;
+	/* both: the darker side */
+	double s = gr[3] > gr[4] ? gr[4] : gr[3];
+	double r = s > 0 ? (s - on1) / s : 0;
+	if (s < 8)
+		return 0;
+	return r < 0 ? 0 : r > GV_OUTLINE_RIDGE_CAP ? GV_OUTLINE_RIDGE_CAP : r;
+}
+
 /* The mean ridge along the lines of one family of an n-line grid in board
  * coordinates (H: board -> image): fam 0 the rows (lines j = const), fam 1
  * the columns; sampled between the crossings. Plus the weaker of the two
@@ -36,11 +105,13 @@ static double family_score(const gv_image *g, const double H[9], int n, int fam,
 		double ls = 0;
 		/* a wide reach looks at the middle of each span only */
 		int per = reach > 1 ? 1 : 3;
+		axis_across ac;
+		across_at(H, fam, line, &ac);
 		for (int s = 0; s + 1 < n; s++)
 			for (int t = 1; t <= per; t++) {
 				double a = s + (double)t / (per + 1);
 				double u = fam ? line : a, v = fam ? a : line;
-				ls += ridge(g, H, u, v, fam ? 1 : 0, fam ? 0 : 1, reach);
+				ls += reach == 1 ? ridge_axis(g, H, fam, &ac, a) : ridge(g, H, u, v, fam ? 1 : 0, fam ? 0 : 1, reach);
 			}
 		ls /= per * (n - 1);
 		sum += ls;
@@ -60,18 +131,20 @@ static double open_score(const gv_image *g, const double H[9], int n, const unsi
 	for (int fam = 0; fam < 2; fam++) {
 		double sum = 0;
 		int cnt = 0;
-		for (int line = 0; line < n; line++)
+		for (int line = 0; line < n; line++) {
+			axis_across ac;
+			across_at(H, fam, line, &ac);
 			for (int s = 0; s + 1 < n; s++) {
 				int k0 = fam ? s * n + line : line * n + s, k1 = fam ? (s + 1) * n + line : line * n + s + 1;
 				if (!empty[k0] || !empty[k1])
 					continue;
 				for (int t = 1; t <= per; t++) {
 					double a = s + (double)t / (per + 1);
-					double u = fam ? line : a, v = fam ? a : line;
-					sum += ridge(g, H, u, v, fam ? 1 : 0, fam ? 0 : 1, 1);
+					sum += ridge_axis(g, H, fam, &ac, a);
 					cnt++;
 				}
 			}
+		}
 		tot += cnt ? sum / cnt : 0;
 	}
 	return tot;
@@ -105,11 +178,12 @@ static double best_margins(const gv_image *g, const double Q[9], int n, int fam,
 	double prof[GV_OUTLINE_PROF];
 	for (int k = 0; k < GV_OUTLINE_PROF; k++) {
 		double pos = (double)k / (GV_OUTLINE_PROF - 1) * ext - m[lo], sum = 0;
+		axis_across ac;
+		across_at(H, fam, pos, &ac);
 		for (int s = 0; s + 1 < n; s++)
 			for (int t = 1; t <= per; t++) {
 				double a = s + (double)t / (per + 1);
-				double u = fam ? pos : a, v = fam ? a : pos;
-				sum += ridge(g, H, u, v, fam ? 1 : 0, fam ? 0 : 1, 1);
+				sum += ridge_axis(g, H, fam, &ac, a);
 			}
 		prof[k] = sum / (per * (n - 1));
 	}
