@@ -26,7 +26,7 @@ static uint64_t rng_next(uint64_t *state)
 /* round to nearest, ties to even (the SSE conversion OpenCV's cvRound is) */
 static int round_f(float v)
 {
-	return (int)lrintf(v);
+	return (int)gv_lrintf(v);
 }
 
 static int round_d(double v)

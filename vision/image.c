@@ -236,7 +236,7 @@ static void shrink_whole(const gv_image *src, gv_image *out, int kx, int ky)
 					for (int u = 0; u < kx; u++)
 						sum += S[(x * kx + u) * cn + c];
 				}
-				D[x * cn + c] = (unsigned char)(kx == 2 && ky == 2 ? (sum + 2) >> 2 : (int)lrintf((float)sum * rec));
+				D[x * cn + c] = (unsigned char)(kx == 2 && ky == 2 ? (sum + 2) >> 2 : (int)gv_lrintf((float)sum * rec));
 			}
 	}
 }
@@ -331,7 +331,7 @@ int gv_shrink_area(const gv_image *src, gv_image *out, int dw, int dh)
 		if (dy != prev) {
 			unsigned char *D = out->data + (size_t)prev * out->stride;
 			for (int i = 0; i < n; i++) {
-				long v = lrintf(sum[i]);
+				long v = gv_lrintf(sum[i]);
 				D[i] = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v);
 				sum[i] = beta * buf[i];
 			}
@@ -343,7 +343,7 @@ int gv_shrink_area(const gv_image *src, gv_image *out, int dw, int dh)
 	}
 	unsigned char *D = out->data + (size_t)prev * out->stride;
 	for (int i = 0; i < n; i++) {
-		long v = lrintf(sum[i]);
+		long v = gv_lrintf(sum[i]);
 		D[i] = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v);
 	}
 	rc = GV_OK;

@@ -9,6 +9,7 @@
 #ifndef GOREF_VISION_IMAGE_H
 #define GOREF_VISION_IMAGE_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -29,6 +30,19 @@
 #ifndef GV_CLONES_AVX2
 #define GV_CLONES_AVX2
 #endif
+
+/* lrintf (to nearest, ties to even, in the default rounding mode), inline:
+ * SSE's conversion is the same rounding, where glibc's lrintf is a call a
+ * pixel (the area shrink's 3% of a photo's time on gobanwatcher/1). For
+ * values within int's range, as pixels' sums are. */
+static inline long gv_lrintf(float v)
+{
+#ifdef __SSE2__
+	return _mm_cvtss_si32(_mm_set_ss(v));
+#else
+	return lrintf(v);
+#endif
+}
 
 /* Error codes of vision/ (0 is success; the rules core's GR_E* codes are
  * -1..-4 and keep their meaning here). */
