@@ -17,6 +17,10 @@
 #include <emmintrin.h>
 #endif
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A function marked GV_CLONES_AVX2 is built twice on x86-64, for any CPU
  * and for one with AVX2, the one to run chosen at load time (GCC's
  * target_clones): loops the compiler vectorizes then take twice the data a
@@ -197,5 +201,9 @@ static inline void gv_px_rgb(const gv_image *im, double x, double y, float out[3
 		out[k] = top + fy * (bot - top);
 	}
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -70,19 +70,7 @@ static double ridge_axis(const gv_image *g, const double H[9], int fam, const ax
 		off |= fabs(w[k]) < 1e-12 || !(px[k] >= 0 && py[k] >= 0 && px[k] <= xmax && py[k] <= ymax);
 	if (off)
 		return 0;
-	double v0[5], v1[5], v2[5], v3[5], fx[5], fy[5];
-	for (int k = 0; k < 5; k++) {
-		int x0 = (int)px[k], y0 = (int)py[k];
-		fx[k] = px[k] - x0;
-		fy[k] = py[k] - y0;
-		const unsigned char *p = gv_px(g, x0, y0), *q = p + g->stride;
-		v0[k] = p[0];
-		v1[k] = p[1];
-		v2[k] = q[0];
-		v3[k] = q[1];
-	}
-	for (int k = 0; k < 5; k++)
-		gr[k] = (v0[k] * (1 - fx[k]) + v1[k] * fx[k]) * (1 - fy[k]) + (v2[k] * (1 - fx[k]) + v3[k] * fx[k]) * fy[k];
+	gv_grey5_at(g, px, py, gr);
 	double on1 = gr[0] < gr[1] ? gr[0] : gr[1];
 	on1 = gr[2] < on1 ? gr[2] : on1;
 	/* both: the darker side */

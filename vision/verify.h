@@ -85,6 +85,26 @@ static inline double gv_grey_board(const gv_image *img, const double H[9], doubl
 	return gv_grey_at(img, x, y);
 }
 
+/* The grey of a one-channel image at five places inside it, bilinear:
+ * gv_grey_at's sums, each place's in its order (a loop the compiler runs on
+ * vectors). */
+static inline void gv_grey5_at(const gv_image *img, const double px[5], const double py[5], double g[5])
+{
+	double v0[5], v1[5], v2[5], v3[5], fx[5], fy[5];
+	for (int k = 0; k < 5; k++) {
+		int x0 = (int)px[k], y0 = (int)py[k];
+		fx[k] = px[k] - x0;
+		fy[k] = py[k] - y0;
+		const unsigned char *p = gv_px(img, x0, y0), *q = p + img->stride;
+		v0[k] = p[0];
+		v1[k] = p[1];
+		v2[k] = q[0];
+		v3[k] = q[1];
+	}
+	for (int k = 0; k < 5; k++)
+		g[k] = (v0[k] * (1 - fx[k]) + v1[k] * fx[k]) * (1 - fy[k]) + (v2[k] * (1 - fx[k]) + v3[k] * fx[k]) * fy[k];
+}
+
 /* How much a thin dark line shows at board point (u, v) of the plane H maps
  * (board -> image pixels), seen across the unit vector (nu, nv) of the
  * plane: the darkest of 2 reach + 1 places `slack` apart across it against
@@ -123,21 +143,7 @@ static inline bool gv_line_contrast(const gv_image *img, const double H[9], doub
 		if (off)
 			return false;
 		if (img->channels == 1) {
-			/* gv_grey_at's sums, each place's in its order */
-			double v0[5], v1[5], v2[5], v3[5], fx[5], fy[5];
-			for (int k = 0; k < 5; k++) {
-				int x0 = (int)px[k], y0 = (int)py[k];
-				fx[k] = px[k] - x0;
-				fy[k] = py[k] - y0;
-				const unsigned char *p = gv_px(img, x0, y0), *q = p + img->stride;
-				v0[k] = p[0];
-				v1[k] = p[1];
-				v2[k] = q[0];
-				v3[k] = q[1];
-			}
-			for (int k = 0; k < 5; k++)
-				g[k] = (v0[k] * (1 - fx[k]) + v1[k] * fx[k]) * (1 - fy[k]) +
-				       (v2[k] * (1 - fx[k]) + v3[k] * fx[k]) * fy[k];
+			gv_grey5_at(img, px, py, g);
 		} else {
 			for (int k = 0; k < 5; k++)
 				g[k] = gv_grey_at(img, px[k], py[k]);
