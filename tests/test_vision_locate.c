@@ -787,6 +787,33 @@ static void test_shared_grey_copy(void **st)
 		assert_memory_equal(g[0].corners, g[1].corners, sizeof g[0].corners);
 		assert_memory_equal(g[0].corners, g[2].corners, sizeof g[0].corners);
 	}
+	/* gv_detect hands on the line locator's grid as gv_locate finds it
+	 * (the video pipeline's search takes it rather than look again),
+	 * proved, and where it fails its proof: 13 lines asked of this 19x19
+	 * board */
+	{
+		gv_grid alone, located;
+		gv_locate_opts o = {.size = 19};
+		assert_int_equal(gv_locate(&img, &o, &alone, err, sizeof err), 0);
+		gv_detection d;
+		gv_detect_opts dop = {.size = 19, .located = &located};
+		assert_int_equal(gv_detect(&d, &img, &dop, err, sizeof err), 0);
+		assert_int_equal(located.size, 19);
+		assert_memory_equal(located.H, alone.H, sizeof alone.H);
+		gv_locate_opts o13 = {.size = 13};
+		gv_detect_opts d13 = {.size = 13, .located = &located};
+		int r13 = gv_locate(&img, &o13, &alone, err, sizeof err);
+		int rd13 = gv_detect(&d, &img, &d13, err, sizeof err);
+		print_message("13 lines asked of a 19x19 board: gv_locate %d, gv_detect %d\n", r13, rd13);
+		assert_int_equal(rd13, GV_ENOTFOUND);
+		assert_int_equal(located.size, r13 ? 0 : 13);
+		if (!r13)
+			assert_memory_equal(located.H, alone.H, sizeof alone.H);
+		/* corners given: no locator, nothing handed on */
+		dop.corners = sc.truth;
+		assert_int_equal(gv_detect(&d, &img, &dop, err, sizeof err), 0);
+		assert_int_equal(located.size, 0);
+	}
 	/* the polish of corners a few pixels off */
 	double c1[8], c2[8];
 	for (int k = 0; k < 8; k++)

@@ -157,6 +157,8 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		return GV_EINVAL;
 	}
 	memset(out, 0, sizeof *out);
+	if (opts && opts->located)
+		memset(opts->located, 0, sizeof *opts->located);
 	int size = opts && opts->size ? opts->size : 19;
 	if (size != 9 && size != 13 && size != 19) {
 		if (err && cap)
@@ -231,6 +233,8 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		}
 		dtr(opts, "detect: the lines");
 		rc = gv_locate(img, &lo, &g, err, cap);
+		if (opts && opts->located && !rc)
+			*opts->located = g;
 		if (!rc) {
 			rc = read_grid(img, &g, size, true, NULL, opts, out, err, cap);
 			dtr(opts, "detect: the lines' grid %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f", g.corners[0], g.corners[1],

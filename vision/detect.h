@@ -17,6 +17,8 @@
 #include "image.h"
 #include "verify.h"
 
+struct gv_grid;
+
 /* A point that cannot be seen (a hand, a sleeve, a sheet of paper over it):
  * the value a reader of cells must expect besides the three colours; never
  * counted as a colour. (gv_detect does not yet report it: telling a covered
@@ -42,6 +44,11 @@ typedef struct gv_detect_opts {
 	void (*trace)(const char *line, void *ud); /* the locator's steps, or NULL */
 	void *trace_ud;
 	const char *dump_png;  /* the locator's line image written there, or NULL */
+	struct gv_grid *located; /* when not NULL: the line locator's grid as it
+	                            found it, before any proof (what gv_locate
+	                            returns, for a caller that would run it
+	                            next), its size 0 when the locator found
+	                            none or did not run (corners given) */
 } gv_detect_opts;
 
 typedef struct gv_detection {

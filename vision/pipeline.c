@@ -763,7 +763,8 @@ static int search(gv_pipeline *p, const gv_image *f, double H[9], char *err, siz
 		 * grid detect proves (its lines', or its outline's where the
 		 * lines cannot prove theirs); the locator's as before when none
 		 * is proved */
-		gv_detect_opts d = {.size = p->size};
+		gv_grid located;
+		gv_detect_opts d = {.size = p->size, .located = &located};
 		gv_detection det;
 		int rc = gv_detect(&det, f, &d, err, cap);
 		if (rc == 0) {
@@ -773,6 +774,16 @@ static int search(gv_pipeline *p, const gv_image *f, double H[9], char *err, siz
 		}
 		if (rc != GV_ENOTFOUND)
 			return rc;
+		/* none proved: the locator's grid detect found (the same
+		 * working copy and size as gv_locate's below), not looked for
+		 * twice */
+		if (err && cap)
+			err[0] = 0;
+		if (located.size) {
+			memcpy(H, located.H, sizeof located.H);
+			return 1;
+		}
+		return 0;
 	}
 	gv_locate_opts lo = {.size = p->size, .work_px = 0};
 	gv_grid g;
