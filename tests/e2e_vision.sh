@@ -176,7 +176,7 @@ gomrade/4                 1      361           1             0                  
 gomrade/5                 1      361           1             0                    0
 gomrade/testing_sequence  12     4332          12            0                    0
 gobanwatcher/1            0      0             0             0                    0
-gobanwatcher/3            16     5755          7             0                    1
+gobanwatcher/3            17     6115          7             0                    1
 '
 # (the figures with clicked corners, inside a source's, are left out here)
 sources=$(grep -o '"sources":{.*},"total"' "$tmp/eval.json" | sed 's/^"sources":{//; s/,"clicked":{[^}]*}//g' | grep -o '"[^"]*":{[^}]*}')

@@ -37,6 +37,8 @@ typedef struct scene {
 	unsigned char stones[19 * 19];
 } scene;
 
+/* The lines' ink faded toward the wood by this share (0: black ink). */
+static double g_ink_fade = 0;
 /* A plain dark table instead of the patterned one (shade). */
 static bool g_plain_table = false;
 
@@ -85,9 +87,9 @@ static void shade(const scene *sc, double px, double py, double ix, double iy, d
 	bool inx = px > -LINE_W && px < W + LINE_W, iny = py > -LINE_W && py < Hh + LINE_W;
 	if ((dx < LINE_W / 2 && iny && fx > -0.5 && fx < N - 0.5) ||
 	    (dy < LINE_W / 2 && inx && fy > -0.5 && fy < N - 0.5)) {
-		out[0] = 40;
-		out[1] = 30;
-		out[2] = 20;
+		out[0] = 40 + g_ink_fade * (out[0] - 40);
+		out[1] = 30 + g_ink_fade * (out[1] - 30);
+		out[2] = 20 + g_ink_fade * (out[2] - 20);
 	}
 }
 
@@ -598,6 +600,56 @@ static void test_proof_one_line_short(void **st)
 	}
 }
 
+/* A light that clips red and leaves green at black (gobanwatcher/3's pink):
+ * the lines show in blue alone, and the grey (R + G + B) / 3 dilutes them
+ * with a clipped channel. The proof judges the lines on the live channels
+ * (gv_proof_picture), where the true grid passes; on the plain photo the
+ * picture is the photo itself. (The line locator does not see such lines:
+ * gv_detect finds such a board by its outline, gobanwatcher/3/pink_2 in
+ * e2e_vision.sh.) */
+static void test_proof_under_a_light_that_kills_channels(void **st)
+{
+	(void)st;
+	double q[8];
+	view(5, 30, q);
+	g_crowd = 0.3;
+	g_ink_fade = 0.75; /* printed lines, not drawn in black ink */
+	const int N = 19;
+	scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
+	place_stones(&sc);
+	gv_image img;
+	draw(&img, &sc, 800, 600, q);
+	g_ink_fade = 0;
+	double H[9];
+	assert_true(gv_h_from_corners(sc.truth, N, H));
+	gv_image pic = {0};
+	assert_int_equal(gv_proof_picture(&img, H, N, &pic), 0); /* every channel live */
+	for (int y = 0; y < img.height; y++)
+		for (int x = 0; x < img.width; x++) {
+			unsigned char *p = gv_px(&img, x, y);
+			int r = p[0] * 4, g = p[1] / 40, b = p[2] * 3 / 5;
+			p[0] = (unsigned char)(r > 255 ? 255 : r);
+			p[1] = (unsigned char)g;
+			p[2] = (unsigned char)b;
+		}
+	unsigned char cells[361];
+	assert_int_equal(gv_classify(&img, H, N, cells, NULL), 0);
+	gv_proof p;
+	assert_int_equal(gv_prove_grid(&img, H, N, cells, &p), 0);
+	print_message("the true grid under the light, on the grey of all three: spans %.2f lines %.2f, %s\n",
+	              p.span_share, p.line_share, p.ok ? "passes" : "fails");
+	assert_false(p.ok);
+	assert_int_equal(gv_proof_picture(&img, H, N, &pic), 1);
+	assert_int_equal(pic.channels, 1);
+	assert_int_equal(gv_prove_grid(&pic, H, N, cells, &p), 0);
+	print_message("... on the live channel: spans %.2f lines %.2f, %s\n", p.span_share, p.line_share,
+	              p.ok ? "passes" : "fails");
+	assert_true(p.ok);
+	gv_image_free(&pic);
+	gv_image_free(&img);
+	g_crowd = 0;
+}
+
 /* The second way to pass (gv_prove_by_outline): on a crowded drawn board
  * with its outline, the true grid passes on the outline's margins and the
  * stones; a lattice one line to a side (the stones still on points), two
@@ -1007,6 +1059,7 @@ int main(void)
 		cmocka_unit_test(test_lens_distortion_undone),
 		cmocka_unit_test(test_proof_of_the_grid),
 		cmocka_unit_test(test_proof_one_line_short),
+		cmocka_unit_test(test_proof_under_a_light_that_kills_channels),
 		cmocka_unit_test(test_proof_by_the_outline),
 		cmocka_unit_test(test_edges_under_stones),
 		cmocka_unit_test(test_grid_from_the_outline),

@@ -73,7 +73,13 @@ static int read_grid(const gv_image *img, const gv_grid *g, int size, bool prove
 			snprintf(err, cap, "classify: out of memory");
 		return rc;
 	}
-	rc = gv_prove_grid(img, g->H, size, out->cells, &out->proof);
+	/* judged on the live channels where a coloured light kills one */
+	gv_image live = {0};
+	rc = gv_proof_picture(img, g->H, size, &live);
+	if (rc >= 0) {
+		rc = gv_prove_grid(rc == 1 ? &live : img, g->H, size, out->cells, &out->proof);
+		gv_image_free(&live);
+	}
 	/* where the lines fail it, a grid inside the board's outline may pass
 	 * on the outline's margins and the stones */
 	if (!rc && !out->proof.ok && g->has_outline) {

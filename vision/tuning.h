@@ -67,6 +67,15 @@
  * out for these two constants. */
 #define GV_PROOF_BEYOND_WOOD 0.6
 #define GV_PROOF_BEYOND_LIKE 0.5
+/* A channel of the board's wood whose median (over the squares' middles)
+ * is at most GV_CHANNEL_DARK or at least GV_CHANNEL_CLIPPED carries no line
+ * (black, or clipped white): the proof judges lines on the mean of the
+ * other channels (gv_proof_picture, verify.c). Chosen by reasoning (a few
+ * grey levels of noise over black; clipping at 255 less JPEG's ringing),
+ * before scoring; gobanwatcher's coloured lights show medians of 1-5 and
+ * 247-250 in their dead channels, 60-220 in the live ones. */
+#define GV_CHANNEL_DARK 16
+#define GV_CHANNEL_CLIPPED 240
 /* A grid from the lines that fails its proof only because its lattice goes
  * on (above) is moved a line that way and proved again, up to this many
  * times: a lattice one or two lines short of the grid, where the outer

@@ -92,6 +92,55 @@ static bool lattice_goes_on(const gv_image *img, const double H[9], int size, co
 	       g_out[n / 2] >= GV_PROOF_BEYOND_WOOD;
 }
 
+static int cmp_uchar(const void *a, const void *b)
+{
+	return (int)*(const unsigned char *)a - (int)*(const unsigned char *)b;
+}
+
+int gv_proof_picture(const gv_image *rgb, const double H[9], int size, gv_image *out)
+{
+	if (!rgb || !rgb->data || rgb->channels != 3 || !H || !out || size < 2 || size > 19)
+		return GV_EINVAL;
+	unsigned char v[3][18 * 18];
+	int n = 0;
+	for (int j = 0; j + 1 < size; j++)
+		for (int i = 0; i + 1 < size; i++) {
+			double x, y;
+			if (!gv_h_apply(H, i + 0.5, j + 0.5, &x, &y) || !(x >= 0 && y >= 0 && x < rgb->width && y < rgb->height))
+				continue;
+			const unsigned char *p = gv_px(rgb, (int)x, (int)y);
+			for (int c = 0; c < 3; c++)
+				v[c][n] = p[c];
+			n++;
+		}
+	if (n == 0)
+		return 0;
+	bool live[3];
+	int nlive = 0;
+	for (int c = 0; c < 3; c++) {
+		qsort(v[c], (size_t)n, 1, cmp_uchar);
+		int med = v[c][n / 2];
+		live[c] = med > GV_CHANNEL_DARK && med < GV_CHANNEL_CLIPPED;
+		nlive += live[c];
+	}
+	if (nlive == 0 || nlive == 3)
+		return 0;
+	int rc = gv_image_alloc(out, rgb->width, rgb->height, 1);
+	if (rc)
+		return rc;
+	for (int y = 0; y < rgb->height; y++) {
+		const unsigned char *p = rgb->data + (size_t)y * rgb->stride;
+		unsigned char *q = out->data + (size_t)y * out->stride;
+		for (int x = 0; x < rgb->width; x++, p += 3) {
+			int sum = 0;
+			for (int c = 0; c < 3; c++)
+				sum += live[c] ? p[c] : 0;
+			q[x] = (unsigned char)((sum + nlive / 2) / nlive);
+		}
+	}
+	return 1;
+}
+
 int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsigned char *cells, gv_proof *out)
 {
 	if (!rgb || !rgb->data || !H || !cells || !out || size < 2 || size > 19)

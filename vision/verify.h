@@ -173,9 +173,18 @@ static inline bool gv_line_contrast(const gv_image *img, const double H[9], doub
 	return true;
 }
 
+/* The picture the proof judges lines on: where a channel of the board's
+ * wood is dead (its median over the squares' middles through H at most
+ * GV_CHANNEL_DARK or at least GV_CHANNEL_CLIPPED: a coloured light that
+ * clips red and leaves green at 0), the mean of the live channels as a
+ * one-channel image in *out, and 1; a clipped or black channel shows no
+ * line and only dilutes the others' contrast. 0 (out untouched) when every
+ * channel is live or none is: then rgb itself. GV_ENOMEM, GV_EINVAL. */
+int gv_proof_picture(const gv_image *rgb, const double H[9], int size, gv_image *out);
+
 /* Checks the grid H (board (i, j) -> pixels, size lines) against rgb (3
- * channels) with what the classifier read (cells[j * size + i], 0 empty).
- * Returns 0 or GV_EINVAL. */
+ * channels, or the one gv_proof_picture made) with what the classifier
+ * read (cells[j * size + i], 0 empty). Returns 0 or GV_EINVAL. */
 int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsigned char *cells, gv_proof *out);
 
 /* The second way to pass, for a grid that failed gv_prove_grid (out holds
