@@ -268,6 +268,60 @@ static void test_drawn_board_partly_beyond_the_image(void **s)
 	gv_image_free(&img);
 }
 
+/* Seen at a steep angle, a black stone's body leans over the point behind
+ * it: a white stone standing on that point shows black evidence too, found
+ * by looking off the point towards the black one, and strong enough to
+ * clear the threshold (gobanwatcher/3: (8,2) and (10,3) read black under
+ * most lights). The colour standing right on the point is read; and the
+ * same the other way round. The decision alone, on features made here: a
+ * 9x9 board of empty points, clear black and white stones. */
+static void set_point(gv_point_features *p, float bright, float line, float yellow, float black, float black0,
+                      float white, float white0)
+{
+	memset(p, 0, sizeof *p);
+	p->bright = bright;
+	p->dark = bright;
+	p->line = line;
+	p->yellow = yellow;
+	p->board = 120;
+	p->black = black;
+	p->black0 = black0;
+	p->white = white;
+	p->white0 = white0;
+	p->pv = -0.2f;
+	p->around = -1;
+}
+
+static void test_the_colour_on_the_point_beats_a_neighbour_leaning_over_it(void **s)
+{
+	(void)s;
+	gv_point_features f[81];
+	for (int k = 0; k < 81; k++)
+		set_point(&f[k], 0, 0.5f, 0, -0.05f, -0.05f, -2, -2);
+	static const int blacks[] = {13, 40, 49, 58, 20, 29, 42, 51}, whites[] = {10, 19, 28, 46, 55, 64, 66, 75};
+	for (size_t q = 0; q < sizeof blacks / sizeof *blacks; q++)
+		set_point(&f[blacks[q]], -2, -0.5f, -0.3f, 1.5f, 1.5f, -10, -10);
+	for (size_t q = 0; q < sizeof whites / sizeof *whites; q++)
+		set_point(&f[whites[q]], 0.4f, 0.02f, -0.1f, -0.4f, -0.4f, 5, 5);
+	/* (4,3), above the black (4,4): white on the point, black found only
+	 * 0.4 cell towards (4,4), stronger than its white by the thresholds */
+	set_point(&f[31], 0.03f, 0.03f, -0.13f, 1.2f, -0.3f, 4, 3.5f);
+	f[31].bv = 0.4f;
+	/* (2,6), beside the whites: black on the point, white found only off it */
+	set_point(&f[56], -0.1f, 0.03f, -0.13f, 0.9f, 0.9f, 9, -1);
+	f[56].wu = 0.4f;
+	unsigned char cells[81];
+	float conf[81];
+	assert_int_equal(gv_classify_decide(f, 9, cells, conf), 0);
+	assert_int_equal(cells[31], 2);
+	assert_int_equal(cells[56], 1);
+	for (size_t q = 0; q < sizeof blacks / sizeof *blacks; q++)
+		assert_int_equal(cells[blacks[q]], 1);
+	for (size_t q = 0; q < sizeof whites / sizeof *whites; q++)
+		assert_int_equal(cells[whites[q]], 2);
+	assert_int_equal(cells[0], 0);
+}
+
 /* A hand reaching over the board's edge, read as a white stone there: not
  * sure (its white goes on past the edge); a white stone on the edge with the
  * table beyond it stays sure. */
@@ -583,6 +637,7 @@ int main(void)
 	    cmocka_unit_test(test_drawn_stones_put_down_over_the_margin),
 	    cmocka_unit_test(test_drawn_long_shadows_in_low_light),
 	    cmocka_unit_test(test_drawn_board_partly_beyond_the_image),
+	    cmocka_unit_test(test_the_colour_on_the_point_beats_a_neighbour_leaning_over_it),
 	    cmocka_unit_test(test_drawn_hand_over_the_edge_is_not_sure),
 	    cmocka_unit_test(test_drawn_small_board_on_a_pale_cloth),
 	    cmocka_unit_test(test_bad_arguments),

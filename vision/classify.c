@@ -894,6 +894,17 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 		cells[k] = C_EMPTY;
 		/* a point dark at its centre is black, whatever lies next to it */
 		black_[k] = rb > 1 && (f[k].bright < DARK_CENTRE || rb > rw);
+		/* both colours clear their thresholds: the one standing right on
+		 * the point, where the other was reached only by looking off it
+		 * (a neighbour's body leaning over the point at a steep angle) */
+		if (rb > 1 && rw > 1 && f[k].bright >= DARK_CENTRE) {
+			bool on_b = f[k].black0 - BLACK_LINE_PENALTY * (f[k].line > 0 ? f[k].line : 0) > tb;
+			bool on_w = f[k].white0 > tw;
+			if (on_w && !on_b)
+				black_[k] = 0;
+			else if (on_b && !on_w)
+				black_[k] = 1;
+		}
 		score[k] = black_[k] ? rb : rw;
 		if (score[k] > 1)
 			order[nc++] = k;
