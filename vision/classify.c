@@ -841,6 +841,13 @@ int gv_classify(const gv_image *rgb, const double H[9], int size, unsigned char 
 	return rc;
 }
 
+/* A black stone hides the lines too: what shows of them counts against its
+ * darkness (at its best placement or right on the point). */
+static float black_evidence(float dark, float line)
+{
+	return dark - BLACK_LINE_PENALTY * (line > 0 ? line : 0);
+}
+
 int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cells, float *conf)
 {
 	if (!f || !cells || size < 2 || size > 19)
@@ -857,8 +864,7 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 	int *black_ = order + n;
 	float *tbk = tmp + 4 * n, *rbk = tmp + 5 * n, *rwk = tmp + 6 * n;
 	for (int k = 0; k < n; k++) {
-		/* a black stone hides the lines too: what shows of them counts against it */
-		eb[k] = f[k].black - BLACK_LINE_PENALTY * (f[k].line > 0 ? f[k].line : 0);
+		eb[k] = black_evidence(f[k].black, f[k].line);
 		ew[k] = f[k].white;
 	}
 	/* a point beyond the image (gv_classify_features_within) takes no part
@@ -898,7 +904,7 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 		 * the point, where the other was reached only by looking off it
 		 * (a neighbour's body leaning over the point at a steep angle) */
 		if (rb > 1 && rw > 1 && f[k].bright >= DARK_CENTRE) {
-			bool on_b = f[k].black0 - BLACK_LINE_PENALTY * (f[k].line > 0 ? f[k].line : 0) > tb;
+			bool on_b = black_evidence(f[k].black0, f[k].line) > tb;
 			bool on_w = f[k].white0 > tw;
 			if (on_w && !on_b)
 				black_[k] = 0;
