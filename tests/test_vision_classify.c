@@ -322,6 +322,44 @@ static void test_the_colour_on_the_point_beats_a_neighbour_leaning_over_it(void 
 	assert_int_equal(cells[0], 0);
 }
 
+/* gobanwatcher/3 violet_2's (10,3), a white stone packed against the black
+ * (9,3): black evidence found only 0.3 cell towards that neighbour, white
+ * right on the point clearing the threshold, but a sliver of line beside
+ * the stone keeps its white (less the line penalty) under it. Read white,
+ * not black (which was read there sure). */
+static void test_white_on_the_point_beats_black_found_only_off_it(void **s)
+{
+	(void)s;
+	gv_point_features f[81];
+	for (int k = 0; k < 81; k++)
+		set_point(&f[k], 0, 0.5f, 0, -0.05f, -0.05f, -2, -2);
+	static const int blacks[] = {13, 40, 49, 58, 20, 29, 42, 51}, whites[] = {10, 19, 28, 46, 55, 64, 66, 75};
+	for (size_t q = 0; q < sizeof blacks / sizeof *blacks; q++)
+		set_point(&f[blacks[q]], -2, -0.5f, -0.3f, 1.5f, 1.5f, -10, -10);
+	for (size_t q = 0; q < sizeof whites / sizeof *whites; q++)
+		set_point(&f[whites[q]], 0.4f, 0.02f, -0.1f, -0.4f, -0.4f, 5, 5);
+	/* (4,3), right of the black (3,3) = 30: the whites' threshold is 2
+	 * here (0.4 of their 5); its white 2.6 less 6 x 0.11 of line is 1.94,
+	 * under it; on the point 2.3, over it; black 0.58 found 0.15 cell off
+	 * the point (the black stone's own placement 0.85 cell away: no clash) */
+	set_point(&f[31], -0.12f, 0.11f, -0.1f, 0.58f, -0.28f, 2.6f, 2.3f);
+	f[31].bu = -0.15f;
+	set_point(&f[30], -2, -0.5f, -0.3f, 1.5f, 1.5f, -10, -10);
+	unsigned char cells[81];
+	float conf[81];
+	assert_int_equal(gv_classify_decide(f, 9, cells, conf), 0);
+	assert_int_equal(cells[31], 2);
+	assert_int_equal(cells[30], 1);
+	/* with no white on the point it stays black: the evidence it had */
+	f[31].white0 = 1.5f;
+	assert_int_equal(gv_classify_decide(f, 9, cells, conf), 0);
+	assert_int_equal(cells[31], 1);
+	for (size_t q = 0; q < sizeof blacks / sizeof *blacks; q++)
+		assert_int_equal(cells[blacks[q]], 1);
+	for (size_t q = 0; q < sizeof whites / sizeof *whites; q++)
+		assert_int_equal(cells[whites[q]], 2);
+}
+
 /* A hand reaching over the board's edge, read as a white stone there: not
  * sure (its white goes on past the edge); a white stone on the edge with the
  * table beyond it stays sure. */
@@ -638,6 +676,7 @@ int main(void)
 	    cmocka_unit_test(test_drawn_long_shadows_in_low_light),
 	    cmocka_unit_test(test_drawn_board_partly_beyond_the_image),
 	    cmocka_unit_test(test_the_colour_on_the_point_beats_a_neighbour_leaning_over_it),
+	    cmocka_unit_test(test_white_on_the_point_beats_black_found_only_off_it),
 	    cmocka_unit_test(test_drawn_hand_over_the_edge_is_not_sure),
 	    cmocka_unit_test(test_drawn_small_board_on_a_pale_cloth),
 	    cmocka_unit_test(test_bad_arguments),

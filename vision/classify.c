@@ -912,6 +912,16 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 				black_[k] = 1;
 		}
 		score[k] = black_[k] ? rb : rw;
+		/* black found only by looking off the point, white right on it,
+		 * which alone clears the threshold: a white stone whose lean
+		 * leaves a sliver of line showing (the line penalty kept it
+		 * under) beside a black neighbour whose edge was found. The
+		 * colour on the point, as where both clear their thresholds */
+		if (black_[k] && rw <= 1 && f[k].bright >= DARK_CENTRE && f[k].white0 > tw &&
+		    !(black_evidence(f[k].black0, f[k].line) > tb) && f[k].line <= LINE_WHITE) {
+			black_[k] = 0;
+			score[k] = f[k].white0 / tw;
+		}
 		if (score[k] > 1)
 			order[nc++] = k;
 	}
