@@ -360,6 +360,38 @@ static void test_white_on_the_point_beats_black_found_only_off_it(void **s)
 		assert_int_equal(cells[whites[q]], 2);
 }
 
+/* gobanwatcher/3 cyan_1's (15,17): a white stone dimmer than the photo's
+ * others, its own shadow found a quarter cell below it as black evidence,
+ * its centre brighter than the board. A black stone standing off its point
+ * still covers it: no black there (read empty here, its white too weak). */
+static void test_no_black_where_the_point_is_brighter_than_the_board(void **s)
+{
+	(void)s;
+	gv_point_features f[81];
+	for (int k = 0; k < 81; k++)
+		set_point(&f[k], 0, 0.5f, 0, -0.05f, -0.05f, -2, -2);
+	static const int blacks[] = {13, 40, 49, 58, 20, 29, 42, 51}, whites[] = {10, 19, 28, 46, 55, 64, 66, 75};
+	for (size_t q = 0; q < sizeof blacks / sizeof *blacks; q++)
+		set_point(&f[blacks[q]], -2, -0.5f, -0.3f, 1.5f, 1.5f, -10, -10);
+	for (size_t q = 0; q < sizeof whites / sizeof *whites; q++)
+		set_point(&f[whites[q]], 0.4f, 0.02f, -0.1f, -0.4f, -0.4f, 5, 5);
+	/* (6,7): black 0.6 found a quarter cell below the point, none on it */
+	set_point(&f[69], 0.1f, 0.05f, -0.1f, 0.6f, -0.2f, 1.0f, 0.8f);
+	f[69].bv = 0.25f;
+	unsigned char cells[81];
+	float conf[81];
+	assert_int_equal(gv_classify_decide(f, 9, cells, conf), 0);
+	assert_int_equal(cells[69], 0);
+	/* darker than the board at its centre, the same evidence stays black */
+	f[69].bright = f[69].dark = -0.05f;
+	assert_int_equal(gv_classify_decide(f, 9, cells, conf), 0);
+	assert_int_equal(cells[69], 1);
+	for (size_t q = 0; q < sizeof blacks / sizeof *blacks; q++)
+		assert_int_equal(cells[blacks[q]], 1);
+	for (size_t q = 0; q < sizeof whites / sizeof *whites; q++)
+		assert_int_equal(cells[whites[q]], 2);
+}
+
 /* A hand reaching over the board's edge, read as a white stone there: not
  * sure (its white goes on past the edge); a white stone on the edge with the
  * table beyond it stays sure. */
@@ -677,6 +709,7 @@ int main(void)
 	    cmocka_unit_test(test_drawn_board_partly_beyond_the_image),
 	    cmocka_unit_test(test_the_colour_on_the_point_beats_a_neighbour_leaning_over_it),
 	    cmocka_unit_test(test_white_on_the_point_beats_black_found_only_off_it),
+	    cmocka_unit_test(test_no_black_where_the_point_is_brighter_than_the_board),
 	    cmocka_unit_test(test_drawn_hand_over_the_edge_is_not_sure),
 	    cmocka_unit_test(test_drawn_small_board_on_a_pale_cloth),
 	    cmocka_unit_test(test_bad_arguments),

@@ -922,6 +922,15 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 			black_[k] = 0;
 			score[k] = f[k].white0 / tw;
 		}
+		/* black found only off the point, whose centre is brighter than
+		 * the board: a black stone standing off its point still covers
+		 * it (it is a cell wide), so the dark found is something beside
+		 * the point (a neighbour's edge, a white stone's own shadow):
+		 * the point is read by its white, or empty */
+		if (black_[k] && f[k].bright > 0 && !(black_evidence(f[k].black0, f[k].line) > tb)) {
+			black_[k] = 0;
+			score[k] = rw;
+		}
 		if (score[k] > 1)
 			order[nc++] = k;
 	}
