@@ -392,6 +392,46 @@ static void test_no_black_where_the_point_is_brighter_than_the_board(void **s)
 		assert_int_equal(cells[whites[q]], 2);
 }
 
+/* gobanwatcher/3 orange_2's (17,2): two black stones packed in a far row,
+ * seen steeply; the nearer one's best placement leans up onto the farther
+ * one's, and its claim (clearer: the farther one has the wood's hue, judged
+ * against the stones) came first. A centre half as dark as the photo's
+ * black stones keeps its stone; a shadow is not that dark. */
+static void test_a_black_as_dark_as_the_stones_keeps_its_stone(void **s)
+{
+	(void)s;
+	gv_point_features f[81];
+	for (int k = 0; k < 81; k++)
+		set_point(&f[k], 0, 0.5f, 0, -0.05f, -0.05f, -2, -2);
+	static const int blacks[] = {13, 49, 58, 20, 29, 51, 60, 70}, whites[] = {10, 19, 28, 46, 55, 64, 66, 75};
+	for (size_t q = 0; q < sizeof blacks / sizeof *blacks; q++)
+		set_point(&f[blacks[q]], -2, -0.5f, -0.3f, 1.5f, 1.5f, -10, -10);
+	for (size_t q = 0; q < sizeof whites / sizeof *whites; q++)
+		set_point(&f[whites[q]], 0.4f, 0.02f, -0.1f, -0.4f, -0.4f, 5, 5);
+	/* (4,4): clear, its placement 0.2 cell up beyond its lean */
+	set_point(&f[40], -2.5f, -0.5f, -0.3f, 3, 0.2f, -10, -10);
+	f[40].bv = -0.4f;
+	/* (4,3): the wood's hue, so judged against the stones' darkness; its
+	 * placement 0.5 cell down, onto (4,4)'s; its centre -1.5 (the stones'
+	 * -2) */
+	set_point(&f[31], -1.5f, -0.5f, 0, 1.5f, 0.5f, -10, -10);
+	f[31].bv = 0.3f;
+	unsigned char cells[81];
+	float conf[81];
+	assert_int_equal(gv_classify_decide(f, 9, cells, conf), 0);
+	assert_int_equal(cells[40], 1);
+	assert_int_equal(cells[31], 1);
+	/* a centre only a quarter as dark as the stones': taken for (4,4)'s */
+	f[31].bright = f[31].dark = -0.5f;
+	assert_int_equal(gv_classify_decide(f, 9, cells, conf), 0);
+	assert_int_equal(cells[40], 1);
+	assert_int_equal(cells[31], 0);
+	for (size_t q = 0; q < sizeof blacks / sizeof *blacks; q++)
+		assert_int_equal(cells[blacks[q]], 1);
+	for (size_t q = 0; q < sizeof whites / sizeof *whites; q++)
+		assert_int_equal(cells[whites[q]], 2);
+}
+
 /* A hand reaching over the board's edge, read as a white stone there: not
  * sure (its white goes on past the edge); a white stone on the edge with the
  * table beyond it stays sure. */
@@ -710,6 +750,7 @@ int main(void)
 	    cmocka_unit_test(test_the_colour_on_the_point_beats_a_neighbour_leaning_over_it),
 	    cmocka_unit_test(test_white_on_the_point_beats_black_found_only_off_it),
 	    cmocka_unit_test(test_no_black_where_the_point_is_brighter_than_the_board),
+	    cmocka_unit_test(test_a_black_as_dark_as_the_stones_keeps_its_stone),
 	    cmocka_unit_test(test_drawn_hand_over_the_edge_is_not_sure),
 	    cmocka_unit_test(test_drawn_small_board_on_a_pale_cloth),
 	    cmocka_unit_test(test_bad_arguments),

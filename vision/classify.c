@@ -73,6 +73,15 @@ enum { C_EMPTY = 0, C_BLACK = 1, C_WHITE = 2 };
 /* ... and only when its evidence is clearly weaker than the neighbour's
  * (two touching stones look alike; a stone and its shadow do not). */
 #define CLASH_WEAKER 0.75f
+/* A black read whose centre is this share as dark as the photo's black
+ * stones' (log brightness over the board's, the median of the points read
+ * black with twice their threshold) keeps its stone against a neighbour's
+ * claim. Chosen on gobanwatcher/1 (clicked) and /3 among 0.5, 0.6, 0.7
+ * (gobanwatcher/3 the same with each; gobanwatcher/1 best at 0.5); the
+ * other sources the same with each: gomrade/1/11's long shadows, the
+ * darkest non-stones seen, are at most 0.39 as dark as its stones (that
+ * photo darkened, transform_photos.py's dark row: one more read black). */
+#define STONE_DARK_SHARE 0.5f
 /* A dark patch at least this yellow relative to the board (the wood's hue,
  * within noise) may be a shadow: it must be as dark as this photo's clear
  * stones (a share of them) to be a stone. */
@@ -934,6 +943,18 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 		if (score[k] > 1)
 			order[nc++] = k;
 	}
+	/* how dark this photo's black stones are at their centres: the median
+	 * of the points read black with twice their threshold (0 with fewer
+	 * than three) */
+	float stone_dark = 0;
+	{
+		int m = 0;
+		for (int k = 0; k < n; k++)
+			if (black_[k] && score[k] > 2)
+				tmp[m++] = f[k].bright;
+		if (m >= 3)
+			stone_dark = gv_selectf(tmp, m, m / 2);
+	}
 	for (int a = 1; a < nc; a++)
 		for (int b = a; b > 0 && score[order[b - 1]] < score[order[b]]; b--) {
 			int t = order[b];
@@ -944,8 +965,13 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 		int k = order[a], i = k % size, j = k / size;
 		int black = black_[k];
 		unsigned char colour = (unsigned char)(black ? C_BLACK : C_WHITE);
-		/* a point that holds the stone right on it keeps it */
-		if (black ? f[k].black0 > tbk[k] : f[k].white0 > tw) {
+		/* a point that holds the stone right on it keeps it; so does a
+		 * black one whose centre is at least STONE_DARK_SHARE as dark as
+		 * the photo's black stones' (packed in a far row, seen steeply,
+		 * a black stone's best placement may lean onto its neighbour's,
+		 * whose claim came first; a shadow is not that dark) */
+		if (black ? f[k].black0 > tbk[k] || (stone_dark < 0 && f[k].bright <= STONE_DARK_SHARE * stone_dark)
+		          : f[k].white0 > tw) {
 			cells[k] = colour;
 			continue;
 		}
