@@ -41,12 +41,21 @@ typedef struct scene {
 static double g_ink_fade = 0;
 /* A plain dark table instead of the patterned one (shade). */
 static bool g_plain_table = false;
+/* Plain wood beyond the margin instead (a grid drawn on a table, as
+ * ../shared/datasets/video-9x9-table). */
+static bool g_wood_table = false;
 
 /* The colour at a point of the plane (cm) or of the background. */
 static void shade(const scene *sc, double px, double py, double ix, double iy, double out[3])
 {
 	int N = sc->size;
 	double W = (N - 1) * sc->cx, Hh = (N - 1) * sc->cy;
+	if ((px < -MARGIN || py < -MARGIN || px > W + MARGIN || py > Hh + MARGIN) && g_wood_table) {
+		out[0] = 205;
+		out[1] = 168;
+		out[2] = 112;
+		return;
+	}
 	if ((px < -MARGIN || py < -MARGIN || px > W + MARGIN || py > Hh + MARGIN) && g_plain_table) {
 		/* a plain dark table */
 		out[0] = 70;
@@ -753,6 +762,77 @@ static void test_edges_under_stones(void **st)
 	g_plain_table = false;
 }
 
+/* A board whose edges are all under stones, its outer lines not judged,
+ * with no edge of its own (a grid drawn on a wooden table): a line beyond
+ * each outer line the points are empty (gv_beyond_empty), where a lattice a
+ * line short of the board (moved a line in) finds the board's outer line's
+ * stones; a side whose next line out leaves the photo is not bounded. On a
+ * plain dark table a line beyond reads as stones: not bounded (the
+ * board's outline bounds such a board, test_edges_under_stones). */
+static void test_bounded_by_empty_points_beyond(void **st)
+{
+	(void)st;
+	double q[8];
+	view(5, 30, q);
+	/* in a larger photo, room a cell and more round the board */
+	for (int k = 0; k < 8; k++)
+		q[k] += 100;
+	g_crowd = 0.3;
+	for (int N = 9; N <= 19; N += 10) {
+		scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
+		place_stones(&sc);
+		for (int k = 0; k < N; k++) {
+			sc.stones[k] = sc.stones[(N - 1) * N + k] = (unsigned char)(1 + k % 2);
+			sc.stones[k * N] = sc.stones[k * N + N - 1] = (unsigned char)(2 - k % 2);
+		}
+		gv_image img;
+		g_wood_table = true;
+		draw(&img, &sc, 1000, 800, q);
+		g_wood_table = false;
+		double H[9], W[9];
+		assert_true(gv_h_from_corners(sc.truth, N, H));
+		unsigned char cells[361];
+		gv_proof p;
+		assert_int_equal(gv_classify(&img, H, N, cells, NULL), 0);
+		assert_int_equal(gv_prove_grid(&img, H, N, cells, &p), 0);
+		print_message("N=%d edges under stones: outer lines judged %d (mask %d)\n", N, p.outer_judged, p.outer_seen);
+		assert_int_equal(p.outer_seen, 0);
+		assert_int_equal(gv_beyond_empty(&img, H, N, 0), 1);
+		/* a lattice a line short on each side in turn: the grid moved a
+		 * line in from that side; asked of that side alone */
+		for (int b = 0; b < 4; b++) {
+			int dir = b / 2, step = b % 2 ? -1 : 1;
+			double T[9] = {1, 0, dir ? step : 0, 0, 1, dir ? 0 : step, 0, 0, 1};
+			gv_h_mul(H, T, W);
+			assert_int_equal(gv_beyond_empty(&img, W, N, 15 & ~(1 << b)), 0);
+			assert_int_equal(gv_beyond_empty(&img, H, N, 15 & ~(1 << b)), 1);
+		}
+		/* the photo cut a cell and a half beyond the left outer line:
+		 * that side cannot be bounded, the others are */
+		double x0 = 0, y0 = 0;
+		assert_true(gv_h_apply(H, -1.3, (N - 1) / 2.0, &x0, &y0));
+		int left = (int)x0;
+		assert_true(left > 0);
+		gv_image cut;
+		assert_int_equal(gv_image_alloc(&cut, img.width - left, img.height, 3), 0);
+		for (int y = 0; y < img.height; y++)
+			memcpy(gv_px(&cut, 0, y), gv_px(&img, left, y), (size_t)cut.width * 3);
+		double S[9] = {1, 0, -left, 0, 1, 0, 0, 0, 1}, Hc[9];
+		gv_h_mul(S, H, Hc);
+		assert_int_equal(gv_beyond_empty(&cut, Hc, N, 15 & ~(1 << 2)), 0);
+		assert_int_equal(gv_beyond_empty(&cut, Hc, N, 15 & ~(1 << 3)), 1);
+		gv_image_free(&cut);
+		gv_image_free(&img);
+		/* on a plain dark table */
+		g_plain_table = true;
+		draw(&img, &sc, 1000, 800, q);
+		g_plain_table = false;
+		assert_int_equal(gv_beyond_empty(&img, H, N, 0), 0);
+		gv_image_free(&img);
+	}
+	g_crowd = 0;
+}
+
 /* The grid from the board's outline (outline.h), on drawn boards seen at an
  * angle, crowded, 9x9 and 19x19. On a plain table: the corners within a
  * tenth of a cell of the truth (a stone's patch is a third of a cell).
@@ -1062,6 +1142,7 @@ int main(void)
 		cmocka_unit_test(test_proof_under_a_light_that_kills_channels),
 		cmocka_unit_test(test_proof_by_the_outline),
 		cmocka_unit_test(test_edges_under_stones),
+		cmocka_unit_test(test_bounded_by_empty_points_beyond),
 		cmocka_unit_test(test_grid_from_the_outline),
 		cmocka_unit_test(test_shared_grey_copy),
 		cmocka_unit_test(test_clicked_corners_polished),

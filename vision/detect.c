@@ -123,8 +123,18 @@ static int read_grid(const gv_image *img, const gv_grid *g, int size, bool prove
 			ol = quad;
 		}
 		bool mok = false;
+		int beyond = 0;
 		if (r2 == GV_OK && gv_outline_margins(g->H, size, ol, out->proof.margin, &mok) == GV_OK && mok) {
 			out->proof.by_outline = 1;
+		} else if (!g->has_outline && (beyond = gv_beyond_empty(img, g->H, size, out->proof.outer_seen)) == 1) {
+			/* no board's edge to bound it (a grid drawn on a table, a
+			 * board filling the photo): the points a line beyond each
+			 * hidden outer line are empty */
+			out->proof.by_beyond = 1;
+		} else if (beyond == GV_ENOMEM) {
+			if (err && cap)
+				snprintf(err, cap, "classify: out of memory");
+			return GV_ENOMEM;
 		} else {
 			out->proof.ok = 0;
 			if (err && cap)
@@ -249,7 +259,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			    out->proof.span_share, out->proof.line_share, out->proof.beyond_share, out->proof.goes_on,
 			    out->proof.outer_judged,
 			    out->proof.outer_missing, out->proof.margin[0], out->proof.margin[1], out->proof.margin[2],
-			    out->proof.margin[3], out->proof.by_outline ? " (the outline bounds it)" : "",
+			    out->proof.margin[3], out->proof.by_outline ? " (the outline bounds it)" : out->proof.by_beyond ? " (empty points beyond bound it)" : "",
 			    rc ? "failed" : "proved");
 			/* a lattice a line short: the board's lines go on beyond
 			 * one outer line, on wood. The lattice moved a line that

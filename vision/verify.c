@@ -173,8 +173,10 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 				 * outer lines on the margin) */
 				if ((line == 0 || line == size - 1) && 2 * lined <= judged)
 					out->outer_missing++;
-				if (line == 0 || line == size - 1)
+				if (line == 0 || line == size - 1) {
 					out->outer_judged++;
+					out->outer_seen |= 1 << (2 * dir + (line == size - 1));
+				}
 			}
 		}
 		/* each family of lines on its own: a lattice twice too dense one
@@ -308,4 +310,43 @@ int gv_prove_by_outline(const double H[9], int size, const double outline[8], co
 	if (out->by_stones)
 		out->ok = 1;
 	return GV_OK;
+}
+
+int gv_beyond_empty(const gv_image *rgb, const double H[9], int size, int outer_seen)
+{
+	if (!rgb || !rgb->data || rgb->channels != 3 || !H || size < 2 || size > 19)
+		return 0;
+	gv_point_features *f = malloc(sizeof *f * (size_t)size * size);
+	unsigned char *cells = malloc((size_t)size * size);
+	if (!f || !cells) {
+		free(f);
+		free(cells);
+		return GV_ENOMEM;
+	}
+	int bounded = 1;
+	for (int b = 0; b < 4 && bounded == 1; b++) {
+		if (outer_seen & (1 << b))
+			continue;
+		int dir = b / 2, end = b % 2, step = end ? 1 : -1;
+		/* board (i, j) of the moved grid is (i, j + step) of H (the rows,
+		 * family 0) or (i + step, j) (the columns) */
+		double T[9] = {1, 0, dir ? step : 0, 0, 1, dir ? 0 : step, 0, 0, 1}, H2[9];
+		gv_h_mul(H, T, H2);
+		int rc = gv_classify_features_within(rgb, H2, size, f, NULL);
+		if (rc == GV_OK)
+			rc = gv_classify_decide(f, size, cells, NULL);
+		if (rc) {
+			bounded = rc == GV_ENOMEM ? GV_ENOMEM : 0;
+			break;
+		}
+		int line = end ? size - 1 : 0;
+		for (int s = 0; s < size && bounded == 1; s++) {
+			int k = dir ? s * size + line : line * size + s;
+			if (f[k].outside || cells[k])
+				bounded = 0;
+		}
+	}
+	free(f);
+	free(cells);
+	return bounded;
 }

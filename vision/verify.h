@@ -36,6 +36,11 @@ typedef struct gv_proof {
 	int outer_missing;   /* outer lines judged that do not show */
 	int outer_judged;    /* outer lines judged (of 4): the others are under
 	                        stones or off the photo */
+	int outer_seen;      /* which: bit 2 * family + end (family 0 the
+	                        rows, 1 the columns; end 0 line 0, 1 line N-1) */
+	int by_beyond;       /* 1: passed the first way with outer lines hidden,
+	                        bounded by empty points a line beyond them
+	                        (detect.c) */
 	int ok;           /* 1: the grid passes (see GV_PROOF_* in tuning.h), 0: it fails */
 	/* The second way to pass (gv_prove_by_outline), where the lines are
 	 * few or faint (a dense endgame, a coloured light): */
@@ -204,6 +209,19 @@ struct gv_point_features;
  * end), *ok whether they are within GV_PROOF_MARGIN_MIN..MAX and alike
  * across (GV_PROOF_MARGIN_ASYM). Returns 0 or GV_EINVAL. */
 int gv_outline_margins(const double H[9], int size, const double outline[8], double margin[4], bool *ok);
+
+/* Whether the grid H (size lines, of a 3-channel rgb) is bounded on every
+ * side whose outer line the proof could not judge (not in outer_seen,
+ * gv_proof) by a line of empty points beyond it: the grid moved a line
+ * that way and read (gv_classify_features_within, gv_classify_decide), its
+ * new outer line (the old one's neighbour out) lies inside the photo and
+ * holds no stone. A lattice a line short of the board, its last lines
+ * under stones, finds the board's outer line's stones there (a lattice a
+ * line too wide has its own outer line on the margin, empty, so judged).
+ * For a board with no edge of its own to bound it (a grid drawn on a
+ * table, a board filling the photo). 1 bounded, 0 not (or a side beyond
+ * the photo), GV_ENOMEM. */
+int gv_beyond_empty(const gv_image *rgb, const double H[9], int size, int outer_seen);
 int gv_prove_by_outline(const double H[9], int size, const double outline[8], const unsigned char *cells,
                         const struct gv_point_features *f, gv_proof *out);
 
