@@ -57,6 +57,16 @@ if [ -x "$render" ]; then
 	has "eval 9x9 from its label" out '"b9":{"photos":1,"boards_found":1,"points":81,"points_right":81'
 	run "eval --size 9 on a 13x13 label" 2 "$goref" eval --size 9 "$tmp/sizes"
 	has "eval --size 9 on a 13x13 label" err "b13/last.txt"
+	# labelled video frames: the labels in a labels.txt one folder up
+	mkdir -p "$tmp/frames/v/frames"
+	cp "$tmp/sizes/b9/last.jpg" "$tmp/frames/v/frames/f1.jpg"
+	cp "$tmp/sizes/b9/last.jpg" "$tmp/frames/v/frames/unlabelled.jpg"
+	{ echo "@ f0.jpg"; cat "$tmp/sizes/b9/last.txt"; echo "@ f1.jpg"; cat "$tmp/sizes/b9/last.txt"; } >"$tmp/frames/v/labels.txt"
+	run "eval labels.txt" 0 "$goref" eval --json "$tmp/frames"
+	has "eval labels.txt" out '"v/frames":{"photos":1,"boards_found":1,"points":81,"points_right":81'
+	{ echo "@ f1.jpg"; echo "..X"; } >"$tmp/frames/v/labels.txt"
+	run "eval labels.txt bad entry" 2 "$goref" eval "$tmp/frames"
+	has "eval labels.txt bad entry" err "labels.txt (f1.jpg)"
 else
 	echo "eval sizes: goref-render not built, not checked"
 fi
@@ -128,8 +138,14 @@ else
 	echo "gomrade/1/11 dark: djpeg, cjpeg or python3 missing, not checked"
 fi
 
-# every photo with a label, t2/skip included (NAME.disputed.txt is no label)
-nphotos=$(find "$data" -name '*.txt' | while read -r t; do b=${t%.txt}; [ -e "$b.jpg" ] && echo; done | wc -l)
+# every photo with a label, t2/skip included (NAME.disputed.txt is no label),
+# and every labelled frame of a labels.txt (in its folder or frames/ below)
+nphotos=$(find "$data" -name '*.txt' ! -name labels.txt | while read -r t; do b=${t%.txt}; [ -e "$b.jpg" ] && echo; done | wc -l)
+nframes=$(find "$data" -name labels.txt | while read -r l; do
+	d=$(dirname "$l")
+	awk '/^@/ { print $2 }' "$l" | while read -r f; do [ -e "$d/$f" ] || [ -e "$d/frames/$f" ] && echo; done
+done | wc -l)
+nphotos=$((nphotos + nframes))
 run "eval datasets" 0 "$goref" eval --json "$data"
 cp "$tmp/out" "$tmp/eval.json"
 total=$(grep -o '"total":{[^}]*}' "$tmp/eval.json")
@@ -175,6 +191,7 @@ gomrade/3                 1      361           1             0                  
 gomrade/4                 1      361           1             0                    0
 gomrade/5                 1      361           1             0                    0
 gomrade/testing_sequence  12     4332          12            0                    0
+video-9x9-table/frames    44     3564          44            0                    0
 gobanwatcher/1            0      0             0             0                    0
 gobanwatcher/3            17     6130          12            0                    1
 '
@@ -234,26 +251,6 @@ for c in cnn both; do
 		bad "eval --classifier $c: points right $p (floor 11896), clicked $pc (floor 6116), sure and wrong $sw (ceiling 3)"
 	fi
 done
-# the labelled frames of the real 9x9 webcam game (video-9x9-table: a grid
-# drawn on a wooden table, no board's edge), each read as a photo: late in
-# the game stones cover its outer lines; a line beyond each the points are
-# empty, which bounds the grid (gv_beyond_empty; 33 of 44 found before)
-v9=$data/video-9x9-table
-if [ -f "$v9/labels.txt" ]; then
-	mkdir -p "$tmp/v9"
-	awk -v dir="$tmp/v9" '/^@/ { name = $2; sub(/\.jpg$/, "", name); next }
-		NF { print > (dir "/" name ".txt") }' "$v9/labels.txt"
-	for t in "$tmp/v9/"*.txt; do ln -s "$v9/frames/$(basename "$t" .txt).jpg" "${t%.txt}.jpg"; done
-	run "eval video-9x9-table frames" 0 "$goref" eval --json --size 9 "$tmp/v9"
-	t=$(grep -o '"total":{[^}]*' "$tmp/out")
-	f=$(get boards_found "$t") p=$(get points_right "$t") b=$(get boards_right "$t")
-	echo "video-9x9-table frames as photos: $(get photos "$t") labelled, found $f, points right $p of $(get points "$t"), boards right $b"
-	if [ "${f:-0}" -ge 44 ] && [ "${p:-0}" -ge 3564 ] && [ "${b:-0}" -ge 44 ]; then ok; else
-		bad "video-9x9-table frames: found $f (floor 44), points right $p (floor 3564), boards right $b (floor 44)"
-	fi
-else
-	echo "  (no video-9x9-table labels in $data: its frames not judged)"
-fi
 # every source with a floor was seen
 for s in $(echo "$floors" | awk 'NF { print $1 }'); do
 	if echo "$sources" | grep -q "^\"$s\":"; then ok; else bad "source $s has a floor but no photo in $data"; fi

@@ -29,7 +29,9 @@ static const char eval_usage[] =
 	"\n"
 	"Runs detect on every photo (.jpg, .jpeg, .png) under each DIR, searched\n"
 	"recursively, that has its true position NAME.txt beside it (N lines of N\n"
-	"fields . B W, or a diagram), and reports per photo and in total: points\n"
+	"fields . B W, or a diagram) or in a labels.txt beside it or one folder\n"
+	"up (a line \"@ NAME.jpg\", then the diagram: labelled video frames), and\n"
+	"reports per photo and in total: points\n"
 	"right, boards entirely right, boards found, boards found with more than\n"
 	"3 points wrong (found_wrong), and milliseconds per photo\n"
 	"(the detection alone, on one core: CPU time of the one thread that runs\n"
@@ -136,6 +138,77 @@ static const char *truth_path(const char *photo)
 	memcpy(buf + n, ".txt", 5);
 	struct stat st;
 	return stat(buf, &st) == 0 && S_ISREG(st.st_mode) ? buf : NULL;
+}
+
+/* The label of a photo from a labels.txt in its folder or the folder
+ * above (the format of ../shared/datasets/video-9x9-table: a line "@ NAME"
+ * naming the photo's file, then its diagram, up to the next "@" line).
+ * 1 with *text (malloc'ed, *len bytes) and where (the file and the name,
+ * for messages); 0 when there is no such file or entry; -1 when the file
+ * cannot be read (where names it). */
+static int labels_entry(const char *photo, char **text, size_t *len, char *where, size_t cap)
+{
+	*text = NULL;
+	const char *slash = strrchr(photo, '/');
+	const char *base = slash ? slash + 1 : photo;
+	char dir[4096];
+	size_t dl = slash ? (size_t)(slash - photo) : 0;
+	if (dl + 1 > sizeof dir)
+		return 0;
+	memcpy(dir, photo, dl);
+	dir[dl] = 0;
+	for (int up = 0; up < 2; up++) {
+		if (up) {
+			/* the folder above: the part before dir's last slash */
+			char *ds = strrchr(dir, '/');
+			if (!ds || ds == dir)
+				break;
+			*ds = 0;
+		}
+		char path[4200];
+		snprintf(path, sizeof path, "%s%slabels.txt", dir, dir[0] ? "/" : "");
+		struct stat st;
+		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		size_t flen;
+		char *file = cli_read_file(path, &flen);
+		snprintf(where, cap, "%.4000s", path);
+		if (!file)
+			return -1;
+		size_t bl = strlen(base);
+		char *at = NULL, *end = NULL;
+		for (char *p = file; p < file + flen && !end;) {
+			char *eol = memchr(p, '\n', (size_t)(file + flen - p));
+			char *e = eol ? eol : file + flen;
+			if (*p == '@') {
+				if (at) {
+					end = p; /* the next entry */
+					break;
+				}
+				const char *name = p + 1;
+				while (name < e && (*name == ' ' || *name == '\t'))
+					name++;
+				const char *ne = e;
+				while (ne > name && (ne[-1] == ' ' || ne[-1] == '\t' || ne[-1] == '\r'))
+					ne--;
+				if ((size_t)(ne - name) == bl && !memcmp(name, base, bl)) {
+					at = eol ? eol + 1 : file + flen;
+					snprintf(where, cap, "%.3000s (%.1000s)", path, base);
+				}
+			}
+			p = eol ? eol + 1 : file + flen;
+		}
+		if (!at) {
+			free(file);
+			return 0;
+		}
+		*len = (size_t)((end ? end : file + flen) - at);
+		memmove(file, at, *len);
+		file[*len] = 0;
+		*text = file;
+		return 1;
+	}
+	return 0;
 }
 
 /* The figures of one source (see eval_usage) or of all photos. */
@@ -487,10 +560,20 @@ int cmd_eval(int argc, char **argv)
 		printf("{\"photos\":[");
 	for (int k = 0; k < photos.n; k++) {
 		const char *tp = truth_path(photos.v[k]);
-		if (!tp)
-			continue;
 		size_t len;
-		char *text = cli_read_file(tp, &len);
+		char *text, where[4200];
+		if (tp) {
+			text = cli_read_file(tp, &len);
+		} else {
+			/* a labels.txt beside the photo or one folder up (labelled
+			 * video frames): the photo's entry, or no label */
+			int lr = labels_entry(photos.v[k], &text, &len, where, sizeof where);
+			if (lr == 0)
+				continue;
+			tp = where;
+			if (lr < 0)
+				text = NULL;
+		}
 		if (!text) {
 			rc = EXIT_INPUT;
 			break;
@@ -655,7 +738,7 @@ int cmd_eval(int argc, char **argv)
 	}
 	if (rc == EXIT_OK) {
 		if (n == 0) {
-			fprintf(stderr, "goref eval: no photo with a true position (NAME.txt) found\n");
+			fprintf(stderr, "goref eval: no photo with a true position (NAME.txt, or its entry in a labels.txt) found\n");
 			rc = EXIT_INPUT;
 		} else if (json) {
 			printf("],\"sources\":{");
