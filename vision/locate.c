@@ -243,14 +243,23 @@ static double vp_error(const seg *s, const frame *fr, const double v[3])
  * peak (degrees): the intersection of two of them that the most segment
  * length squared agrees with (long lines count most: a patterned table's
  * short marks do not outvote the grid). Deterministic. */
-static void ransac_vp(seg *s, int n, const frame *fr, int peak, double v[3])
+static void ransac_vp(seg *s, int n, const frame *fr, int peak, const int *others, int nothers, double v[3])
 {
 	int *idx = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
 	int m = 0;
 	if (idx)
-		for (int k = 0; k < n; k++)
-			if (angdiff(s[k].ang, peak) < 20)
+		for (int k = 0; k < n; k++) {
+			double d = angdiff(s[k].ang, peak);
+			if (d >= 20)
+				continue;
+			/* a segment nearer another direction's peak is that one's (a
+			 * floor's seams a few degrees off the board's rows) */
+			bool nearer = false;
+			for (int q = 0; q < nothers && !nearer; q++)
+				nearer = others[q] != peak && angdiff(s[k].ang, others[q]) < d;
+			if (!nearer)
 				idx[m++] = k;
+		}
 	/* fallback: the direction of the peak itself, at infinity */
 	v[0] = cos(peak * M_PI / 180);
 	v[1] = sin(peak * M_PI / 180);
@@ -692,14 +701,14 @@ static void orient(double H[9], int N)
 
 /* The grid from the segments, given the two peaks of their directions
  * (degrees). False with *why set when no grid fits. */
-static bool try_pair(const gv_locate_opts *o, seg *s, int nseg, const frame *frp, int p0, int p1, int N, double H_out[9],
-                     double *support_out, double *resid_out, const char **why)
+static bool try_pair(const gv_locate_opts *o, seg *s, int nseg, const frame *frp, int p0, int p1, const int *pk, int npk,
+                     int N, double H_out[9], double *support_out, double *resid_out, const char **why)
 {
 	frame fr = *frp;
 	int peaks[2] = {p0, p1};
 	double vp[2][3];
 	for (int f = 0; f < 2; f++)
-		ransac_vp(s, nseg, &fr, peaks[f], vp[f]);
+		ransac_vp(s, nseg, &fr, peaks[f], pk, npk, vp[f]);
 	/* then least squares on the segments that agree, the tolerance narrowing */
 	const double extra[5] = {2.5, 1.5, 1, 1, 1};
 	for (int it = 0; it < 5; it++) {
@@ -934,7 +943,7 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 				continue;
 			double Ht[9], sup, res;
 			const char *w = NULL;
-			if (!try_pair(opts, s, nseg, &fr, pk[u], pk[v], N, Ht, &sup, &res, &w)) {
+			if (!try_pair(opts, s, nseg, &fr, pk[u], pk[v], pk, npk, N, Ht, &sup, &res, &w)) {
 				if (best < 0)
 					why = w;
 				continue;

@@ -67,6 +67,16 @@
  * out for these two constants. */
 #define GV_PROOF_BEYOND_WOOD 0.6
 #define GV_PROOF_BEYOND_LIKE 0.5
+/* The line a cell beyond an outer line showing on at least this share of
+ * its spans (and not on most: GV_PROOF_MAX_BEYOND_SHARE) is read, and the
+ * lattice judged to go on there by its spans between two empty points
+ * alone: a real outer line with stones on a good part of it (a lattice a
+ * line short, its own outer line a board's second line, on a floor as pale
+ * as the board whose edge shows a dark bevel where the lattice puts its
+ * far outer line: goref-render --floor). A table or a margin shows lines
+ * on few of those spans. By reasoning (a third: a crowded edge line still
+ * shows that much), not scored. */
+#define GV_PROOF_BEYOND_SUSPECT 0.3
 /* A channel of the board's wood whose median (over the squares' middles)
  * is at most GV_CHANNEL_DARK or at least GV_CHANNEL_CLIPPED carries no line
  * (black, or clipped white): the proof judges lines on the mean of the

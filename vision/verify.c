@@ -47,7 +47,7 @@ static int cmp_double(const void *a, const void *b)
  * board's margin is plain wood or the board's edge; a lattice a line short
  * of the grid finds the grid's real outer line there. */
 static bool lattice_goes_on(const gv_image *img, const double H[9], int size, const unsigned char *cells, int dir,
-                            int outer, int step)
+                            int outer, int step, const unsigned char *beyond)
 {
 	int judged = 0, lined = 0, n = 0;
 	double c_out[19], c_far[19], g_in[19], g_out[19];
@@ -55,6 +55,9 @@ static bool lattice_goes_on(const gv_image *img, const double H[9], int size, co
 		int i = dir ? outer : s, j = dir ? s : outer;
 		int fi = dir ? outer + step : s, fj = dir ? s : outer + step;
 		int di = dir ? 0 : 1, dj = dir ? 1 : 0;
+		/* with the line beyond read: its spans between two empty points */
+		if (beyond && (beyond[s] || beyond[s + 1]))
+			continue;
 		int r = span_lined(img, H, fi, fj, di, dj, true);
 		if (r < 0)
 			continue;
@@ -141,6 +144,35 @@ int gv_proof_picture(const gv_image *rgb, const double H[9], int size, gv_image 
 	return 1;
 }
 
+/* The reading of the line a line beyond side b (2 * family + end) of the
+ * grid H: the grid moved a line that way and read; line[s] the colour of
+ * its s-th point (1 for a point beyond the photo). GV_OK, GV_EINVAL (too
+ * little of it in the photo) or GV_ENOMEM. */
+static int beyond_line(const gv_image *rgb, const double H[9], int size, int b, unsigned char line[19])
+{
+	gv_point_features *f = malloc(sizeof *f * (size_t)size * size);
+	unsigned char *cells = malloc((size_t)size * size);
+	int rc = GV_ENOMEM;
+	if (f && cells) {
+		int dir = b / 2, end = b % 2, step = end ? 1 : -1;
+		double T[9] = {1, 0, dir ? step : 0, 0, 1, dir ? 0 : step, 0, 0, 1}, H2[9];
+		gv_h_mul(H, T, H2);
+		rc = gv_classify_features_within(rgb, H2, size, f, NULL);
+		if (rc == GV_OK)
+			rc = gv_classify_decide(f, size, cells, NULL);
+		if (rc == GV_OK) {
+			int at = end ? size - 1 : 0;
+			for (int t = 0; t < size; t++) {
+				int k = dir ? t * size + at : at * size + t;
+				line[t] = f[k].outside ? 1 : cells[k];
+			}
+		}
+	}
+	free(f);
+	free(cells);
+	return rc;
+}
+
 int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsigned char *cells, gv_proof *out)
 {
 	if (!rgb || !rgb->data || !H || !cells || !out || size < 2 || size > 19)
@@ -190,6 +222,7 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 		 * no line may continue (a lattice short of the grid by a line or
 		 * two finds the real outer lines there). Every span is judged:
 		 * what stands there was not read. */
+		double near_share[2] = {0, 0};
 		for (int side = 0; side < 2; side++) {
 			/* one line beyond may be a printed frame: two in a row are the grid */
 			double share = 1;
@@ -206,6 +239,8 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 				double sh = judged >= GV_PROOF_MIN_SPANS ? (double)lined / judged : 0;
 				if (sh < share)
 					share = sh;
+				if (far == 1)
+					near_share[side] = sh;
 			}
 			if (share > out->beyond_share)
 				out->beyond_share = share;
@@ -213,8 +248,21 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 		/* a lattice a line short on one side: the grid goes on there on
 		 * wood, not on the other side (a frame printed round the grid
 		 * a cell out would show on both) */
-		bool on0 = lattice_goes_on(rgb, H, size, cells, dir, 0, -1);
-		bool on1 = lattice_goes_on(rgb, H, size, cells, dir, size - 1, 1);
+		bool on0 = lattice_goes_on(rgb, H, size, cells, dir, 0, -1, NULL);
+		bool on1 = lattice_goes_on(rgb, H, size, cells, dir, size - 1, 1, NULL);
+		/* where the line beyond one side shows on a good part of its
+		 * spans (GV_PROOF_BEYOND_SUSPECT) but not on most: a real outer
+		 * line with stones on it would show so (its spans under the
+		 * stones show none). Read it (the grid moved a line that way)
+		 * and judge its open spans alone */
+		for (int side = 0; side < 2; side++) {
+			bool *on = side ? &on1 : &on0;
+			if (*on || near_share[side] < GV_PROOF_BEYOND_SUSPECT)
+				continue;
+			unsigned char line_cells[19];
+			if (beyond_line(rgb, H, size, 2 * dir + side, line_cells) == GV_OK)
+				*on = lattice_goes_on(rgb, H, size, cells, dir, side ? size - 1 : 0, side ? 1 : -1, line_cells);
+		}
 		if (on0 != on1) {
 			out->goes_on++;
 			out->goes_on_step[dir] = on0 ? -1 : 1;
@@ -312,10 +360,12 @@ int gv_prove_by_outline(const double H[9], int size, const double outline[8], co
 	return GV_OK;
 }
 
-int gv_beyond_empty(const gv_image *rgb, const double H[9], int size, int outer_seen)
+int gv_beyond_stones(const gv_image *rgb, const double H[9], int size, int sides, int count[4], int outside[4])
 {
+	for (int b = 0; b < 4; b++)
+		count[b] = outside[b] = 0;
 	if (!rgb || !rgb->data || rgb->channels != 3 || !H || size < 2 || size > 19)
-		return 0;
+		return GV_EINVAL;
 	gv_point_features *f = malloc(sizeof *f * (size_t)size * size);
 	unsigned char *cells = malloc((size_t)size * size);
 	if (!f || !cells) {
@@ -323,30 +373,50 @@ int gv_beyond_empty(const gv_image *rgb, const double H[9], int size, int outer_
 		free(cells);
 		return GV_ENOMEM;
 	}
-	int bounded = 1;
-	for (int b = 0; b < 4 && bounded == 1; b++) {
-		if (outer_seen & (1 << b))
+	int rc = GV_OK;
+	for (int b = 0; b < 4; b++) {
+		if (!(sides & (1 << b)))
 			continue;
 		int dir = b / 2, end = b % 2, step = end ? 1 : -1;
 		/* board (i, j) of the moved grid is (i, j + step) of H (the rows,
 		 * family 0) or (i + step, j) (the columns) */
 		double T[9] = {1, 0, dir ? step : 0, 0, 1, dir ? 0 : step, 0, 0, 1}, H2[9];
 		gv_h_mul(H, T, H2);
-		int rc = gv_classify_features_within(rgb, H2, size, f, NULL);
-		if (rc == GV_OK)
-			rc = gv_classify_decide(f, size, cells, NULL);
-		if (rc) {
-			bounded = rc == GV_ENOMEM ? GV_ENOMEM : 0;
+		int r = gv_classify_features_within(rgb, H2, size, f, NULL);
+		if (r == GV_OK)
+			r = gv_classify_decide(f, size, cells, NULL);
+		if (r == GV_ENOMEM) {
+			rc = r;
 			break;
 		}
+		if (r) {
+			outside[b] = size; /* too little of the moved grid in the photo */
+			continue;
+		}
 		int line = end ? size - 1 : 0;
-		for (int s = 0; s < size && bounded == 1; s++) {
-			int k = dir ? s * size + line : line * size + s;
-			if (f[k].outside || cells[k])
-				bounded = 0;
+		for (int t = 0; t < size; t++) {
+			int k = dir ? t * size + line : line * size + t;
+			if (f[k].outside)
+				outside[b]++;
+			else if (cells[k])
+				count[b]++;
 		}
 	}
 	free(f);
 	free(cells);
-	return bounded;
+	return rc;
+}
+
+int gv_beyond_empty(const gv_image *rgb, const double H[9], int size, int outer_seen)
+{
+	int count[4], outside[4];
+	int rc = gv_beyond_stones(rgb, H, size, 15 & ~outer_seen, count, outside);
+	if (rc == GV_ENOMEM)
+		return rc;
+	if (rc)
+		return 0;
+	for (int b = 0; b < 4; b++)
+		if (!(outer_seen & (1 << b)) && (count[b] || outside[b]))
+			return 0;
+	return 1;
 }

@@ -46,6 +46,8 @@ static void usage(FILE *f)
 	        "                     of L lines (e.g. a 9x9 game on a 19x19 board)\n"
 	        "  --paper            white paper over the board outside the game's area\n"
 	        "                     (with --board-lines: only the area's lines show)\n"
+	        "  --floor            the board on a floor of pale planks, as bright as\n"
+	        "                     the board, with dark seams (default: a dark table)\n"
 	        "  --drift PX         a wobbling camera: the picture shifts by up to PX\n"
 	        "                     pixels, to a new place every 1-3 s (default 0)\n"
 	        "  --inject LIST      violations: KIND@MOVE,... after that move; KIND is\n"
@@ -182,6 +184,8 @@ int main(int argc, char **argv)
 			o.scene.board_lines = (int)v;
 		} else if (!strcmp(a, "--paper")) {
 			o.scene.paper = true;
+		} else if (!strcmp(a, "--floor")) {
+			o.scene.floor = true;
 		} else if (!strcmp(a, "--drift")) {
 			NEEDARG();
 			if (parse_num(a, argv[++i], 0, 100, &o.drift))

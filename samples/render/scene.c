@@ -67,6 +67,9 @@ struct rs_scene {
 	/* wood */
 	uint64_t wood_seed;
 	double wood_rgb[3], table_rgb[3];
+	bool floor;            /* planks instead of the table (rs_scene_params) */
+	double plank_c, plank_s; /* the planks' direction (world) */
+	double plank_w;        /* their width, mm */
 	double grain_period;
 	double paper_rgb[3];
 	/* light */
@@ -242,6 +245,13 @@ static void base_pixel(const rs_scene *s, double X, double Y, unsigned char *out
 		double su = u - 7, sv = v - 9;
 		double sedge = fmin(bu - fabs(su), bv - fabs(sv));
 		f *= 1 - 0.45 * smoothstep(-14, 4, sedge);
+		if (s->floor) {
+			/* planks across the picture: each its own shade, dark seams
+			 * 2 mm wide between them */
+			double w = X * s->plank_c + Y * s->plank_s, k = floor(w / s->plank_w), in = w - k * s->plank_w;
+			double shade = 0.92 + 0.16 * (rs_hash((uint64_t)(int64_t)k, s->wood_seed) % 1000) / 1000.0;
+			f *= shade * (in < 2 ? 0.45 : 1);
+		}
 		for (int i = 0; i < 3; i++)
 			rgb[i] = (1 - wood) * s->table_rgb[i] * f;
 	}
@@ -474,6 +484,18 @@ rs_scene *rs_scene_new(const rs_scene_params *p)
 	s->table_rgb[1] = tr * rs_uniform(&g, 0.78, 0.9);
 	s->table_rgb[2] = tr * rs_uniform(&g, 0.7, 0.85);
 	s->grain_period = rs_uniform(&g, 2.5, 4.5);
+	s->floor = p->floor;
+	if (p->floor) {
+		/* pale bamboo, as bright as the board or brighter */
+		double fr = wr * rs_uniform(&g, 0.95, 1.1);
+		s->table_rgb[0] = fr;
+		s->table_rgb[1] = fr * rs_uniform(&g, 0.8, 0.88);
+		s->table_rgb[2] = fr * rs_uniform(&g, 0.5, 0.62);
+		double a = rs_uniform(&g, 0, M_PI);
+		s->plank_c = cos(a);
+		s->plank_s = sin(a);
+		s->plank_w = rs_uniform(&g, 70, 110);
+	}
 	s->light_period = rs_uniform(&g, 30, 60);
 	s->light_phase = rs_uniform(&g, 0, 2 * M_PI);
 	s->band_period = rs_uniform(&g, 60, 120);

@@ -50,6 +50,9 @@ typedef struct rs_scene_params {
 	                      board holds the game in a size x size area of it */
 	bool paper;        /* white paper over the board outside the game's area
 	                      (a window cut a fraction of a cell beyond its lines) */
+	bool floor;        /* the board on a floor of pale planks (bamboo), as
+	                      bright as the board, their dark seams long straight
+	                      lines at a random angle, instead of a dark table */
 	uint64_t seed;
 } rs_scene_params;
 
