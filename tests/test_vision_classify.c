@@ -292,17 +292,35 @@ static void set_point(gv_point_features *p, float bright, float line, float yell
 	p->around = -1;
 }
 
+/* A 9x9 board's features for the decision tests: every point empty (lines
+ * showing), clear black stones at packed_blacks, white ones (white evidence
+ * white) at packed_whites. */
+static const int packed_blacks[] = {13, 40, 49, 58, 20, 29, 42, 51}, packed_whites[] = {10, 19, 28, 46, 55, 64, 66, 75};
+
+static void packed_board(gv_point_features f[81], float white)
+{
+	for (int k = 0; k < 81; k++)
+		set_point(&f[k], 0, 0.5f, 0, -0.05f, -0.05f, -2, -2);
+	for (size_t q = 0; q < sizeof packed_blacks / sizeof *packed_blacks; q++)
+		set_point(&f[packed_blacks[q]], -2, -0.5f, -0.3f, 1.5f, 1.5f, -10, -10);
+	for (size_t q = 0; q < sizeof packed_whites / sizeof *packed_whites; q++)
+		set_point(&f[packed_whites[q]], 0.4f, 0.02f, -0.1f, -0.4f, -0.4f, white, white);
+}
+
+/* Every clear stone of packed_board read as it stands. */
+static void packed_stones_read(const unsigned char cells[81])
+{
+	for (size_t q = 0; q < sizeof packed_blacks / sizeof *packed_blacks; q++)
+		assert_int_equal(cells[packed_blacks[q]], 1);
+	for (size_t q = 0; q < sizeof packed_whites / sizeof *packed_whites; q++)
+		assert_int_equal(cells[packed_whites[q]], 2);
+}
+
 static void test_the_colour_on_the_point_beats_a_neighbour_leaning_over_it(void **s)
 {
 	(void)s;
 	gv_point_features f[81];
-	for (int k = 0; k < 81; k++)
-		set_point(&f[k], 0, 0.5f, 0, -0.05f, -0.05f, -2, -2);
-	static const int blacks[] = {13, 40, 49, 58, 20, 29, 42, 51}, whites[] = {10, 19, 28, 46, 55, 64, 66, 75};
-	for (size_t q = 0; q < sizeof blacks / sizeof *blacks; q++)
-		set_point(&f[blacks[q]], -2, -0.5f, -0.3f, 1.5f, 1.5f, -10, -10);
-	for (size_t q = 0; q < sizeof whites / sizeof *whites; q++)
-		set_point(&f[whites[q]], 0.4f, 0.02f, -0.1f, -0.4f, -0.4f, 5, 5);
+	packed_board(f, 5);
 	/* (4,3), above the black (4,4): white on the point, black found only
 	 * 0.4 cell towards (4,4), stronger than its white by the thresholds */
 	set_point(&f[31], 0.03f, 0.03f, -0.13f, 1.2f, -0.3f, 4, 3.5f);
@@ -315,10 +333,7 @@ static void test_the_colour_on_the_point_beats_a_neighbour_leaning_over_it(void 
 	assert_int_equal(gv_classify_decide(f, 9, cells, conf), 0);
 	assert_int_equal(cells[31], 2);
 	assert_int_equal(cells[56], 1);
-	for (size_t q = 0; q < sizeof blacks / sizeof *blacks; q++)
-		assert_int_equal(cells[blacks[q]], 1);
-	for (size_t q = 0; q < sizeof whites / sizeof *whites; q++)
-		assert_int_equal(cells[whites[q]], 2);
+	packed_stones_read(cells);
 	assert_int_equal(cells[0], 0);
 }
 
@@ -331,13 +346,7 @@ static void test_white_on_the_point_beats_black_found_only_off_it(void **s)
 {
 	(void)s;
 	gv_point_features f[81];
-	for (int k = 0; k < 81; k++)
-		set_point(&f[k], 0, 0.5f, 0, -0.05f, -0.05f, -2, -2);
-	static const int blacks[] = {13, 40, 49, 58, 20, 29, 42, 51}, whites[] = {10, 19, 28, 46, 55, 64, 66, 75};
-	for (size_t q = 0; q < sizeof blacks / sizeof *blacks; q++)
-		set_point(&f[blacks[q]], -2, -0.5f, -0.3f, 1.5f, 1.5f, -10, -10);
-	for (size_t q = 0; q < sizeof whites / sizeof *whites; q++)
-		set_point(&f[whites[q]], 0.4f, 0.02f, -0.1f, -0.4f, -0.4f, 5, 5);
+	packed_board(f, 5);
 	/* (4,3), right of the black (3,3) = 30: the whites' threshold is 2
 	 * here (0.4 of their 5); its white 2.6 less 6 x 0.11 of line is 1.94,
 	 * under it; on the point 2.3, over it; black 0.58 found 0.15 cell off
@@ -354,10 +363,7 @@ static void test_white_on_the_point_beats_black_found_only_off_it(void **s)
 	f[31].white0 = 1.5f;
 	assert_int_equal(gv_classify_decide(f, 9, cells, conf), 0);
 	assert_int_equal(cells[31], 1);
-	for (size_t q = 0; q < sizeof blacks / sizeof *blacks; q++)
-		assert_int_equal(cells[blacks[q]], 1);
-	for (size_t q = 0; q < sizeof whites / sizeof *whites; q++)
-		assert_int_equal(cells[whites[q]], 2);
+	packed_stones_read(cells);
 }
 
 /* gobanwatcher/3 cyan_1's (15,17): a white stone dimmer than the photo's
@@ -368,13 +374,7 @@ static void test_no_black_where_the_point_is_brighter_than_the_board(void **s)
 {
 	(void)s;
 	gv_point_features f[81];
-	for (int k = 0; k < 81; k++)
-		set_point(&f[k], 0, 0.5f, 0, -0.05f, -0.05f, -2, -2);
-	static const int blacks[] = {13, 40, 49, 58, 20, 29, 42, 51}, whites[] = {10, 19, 28, 46, 55, 64, 66, 75};
-	for (size_t q = 0; q < sizeof blacks / sizeof *blacks; q++)
-		set_point(&f[blacks[q]], -2, -0.5f, -0.3f, 1.5f, 1.5f, -10, -10);
-	for (size_t q = 0; q < sizeof whites / sizeof *whites; q++)
-		set_point(&f[whites[q]], 0.4f, 0.02f, -0.1f, -0.4f, -0.4f, 5, 5);
+	packed_board(f, 5);
 	/* (6,7): black 0.6 found a quarter cell below the point, none on it */
 	set_point(&f[69], 0.1f, 0.05f, -0.1f, 0.6f, -0.2f, 1.0f, 0.8f);
 	f[69].bv = 0.25f;
@@ -386,10 +386,7 @@ static void test_no_black_where_the_point_is_brighter_than_the_board(void **s)
 	f[69].bright = f[69].dark = -0.05f;
 	assert_int_equal(gv_classify_decide(f, 9, cells, conf), 0);
 	assert_int_equal(cells[69], 1);
-	for (size_t q = 0; q < sizeof blacks / sizeof *blacks; q++)
-		assert_int_equal(cells[blacks[q]], 1);
-	for (size_t q = 0; q < sizeof whites / sizeof *whites; q++)
-		assert_int_equal(cells[whites[q]], 2);
+	packed_stones_read(cells);
 }
 
 /* gobanwatcher/3 orange_2's (17,2): two black stones packed in a far row,

@@ -795,6 +795,16 @@ static void test_proof_by_the_outline(void **st)
 	g_crowd = 0;
 }
 
+/* Stones on every point of the four edges, alternating. */
+static void stones_on_the_edges(scene *sc)
+{
+	int N = sc->size;
+	for (int k = 0; k < N; k++) {
+		sc->stones[k] = sc->stones[(N - 1) * N + k] = (unsigned char)(1 + k % 2);
+		sc->stones[k * N] = sc->stones[k * N + N - 1] = (unsigned char)(2 - k % 2);
+	}
+}
+
 /* A board whose four edges are all under stones (no outer line can be
  * judged), crowded inside, seen at an angle: gv_detect reports the right
  * grid or no board, never a grid off by a line (the outline must bound a
@@ -809,10 +819,7 @@ static void test_edges_under_stones(void **st)
 	for (int N = 9; N <= 19; N += 10) {
 		scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
 		place_stones(&sc);
-		for (int k = 0; k < N; k++) {
-			sc.stones[k] = sc.stones[(N - 1) * N + k] = (unsigned char)(1 + k % 2);
-			sc.stones[k * N] = sc.stones[k * N + N - 1] = (unsigned char)(2 - k % 2);
-		}
+		stones_on_the_edges(&sc);
 		gv_image img;
 		draw(&img, &sc, 800, 600, q);
 		gv_detection d;
@@ -852,10 +859,7 @@ static void test_bounded_by_empty_points_beyond(void **st)
 	for (int N = 9; N <= 19; N += 10) {
 		scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
 		place_stones(&sc);
-		for (int k = 0; k < N; k++) {
-			sc.stones[k] = sc.stones[(N - 1) * N + k] = (unsigned char)(1 + k % 2);
-			sc.stones[k * N] = sc.stones[k * N + N - 1] = (unsigned char)(2 - k % 2);
-		}
+		stones_on_the_edges(&sc);
 		gv_image img;
 		g_wood_table = true;
 		draw(&img, &sc, 1000, 800, q);
