@@ -249,6 +249,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		}
 		dtr(opts, "detect: the lines");
 		rc = gv_locate(img, &lo, &g, err, cap);
+		bool located = rc == GV_OK;
 		if (opts && opts->located && !rc)
 			*opts->located = g;
 		if (!rc) {
@@ -294,6 +295,32 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 				} else {
 					out->proof.goes_on_step[0] = d2.proof.goes_on_step[0];
 					out->proof.goes_on_step[1] = d2.proof.goes_on_step[1];
+				}
+			}
+		}
+		if (rc == GV_ENOTFOUND && located) {
+			/* the lines' lattice failed its proof: the lines again,
+			 * a family twice too dense halved (density_check) */
+			gv_locate_opts ld = lo;
+			ld.halve_dense = 1;
+			ld.dump_png = NULL;
+			gv_grid g2;
+			char e2[300];
+			if (gv_locate(img, &ld, &g2, e2, sizeof e2) == GV_OK && memcmp(g2.H, g.H, sizeof g.H)) {
+				gv_detection d2;
+				int r2 = read_grid(img, &g2, size, true, NULL, opts, &d2, e2, sizeof e2);
+				dtr(opts, "detect: the lines' grid, halved: %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f: %s", g2.corners[0],
+				    g2.corners[1], g2.corners[2], g2.corners[3], g2.corners[4], g2.corners[5], g2.corners[6],
+				    g2.corners[7], r2 ? e2 : "proved");
+				if (r2 == GV_OK) {
+					*out = d2;
+					g = g2;
+					rc = GV_OK;
+				} else if (r2 != GV_ENOTFOUND) {
+					if (err && cap)
+						snprintf(err, cap, "%s", e2);
+					rc = r2;
+					goto done;
 				}
 			}
 		}

@@ -10,6 +10,7 @@
 #include "geom.h"
 #include "hough.h"
 #include "png.h"
+#include "tuning.h"
 #include "trace.h"
 
 #define MAX_SEGS 6000
@@ -659,6 +660,39 @@ static bool shift_check(const seg *s, int n, int N, double H[9], const gv_locate
 	return true;
 }
 
+/* A lattice twice too dense in one family (fitted to a board whose lines
+ * show in short pieces between stones, every other line of the lattice
+ * falls between the board's): its lines of one parity hold at most
+ * GV_LOCATE_HALF_EMPTY of the segments' length the other parity holds,
+ * over at least three lines. Then its spacing in that family is doubled
+ * on the strong parity. Returns true when H changed. */
+static bool density_check(const seg *s, int n, int N, double H[9], const gv_locate_opts *o)
+{
+	double Hi[9], cover[2][32];
+	if (!gv_h_invert(H, Hi))
+		return false;
+	coverage(s, n, N, Hi, 0, N - 1, cover);
+	bool changed = false;
+	for (int d = 0; d < 2; d++) {
+		double par[2] = {0, 0};
+		int lit[2] = {0, 0};
+		for (int k = 0; k < N; k++) {
+			par[k % 2] += cover[d][k];
+			lit[k % 2] += cover[d][k] > 0;
+		}
+		int p = par[0] >= par[1] ? 0 : 1;
+		if (lit[p] < 3 || par[1 - p] > GV_LOCATE_HALF_EMPTY * par[p])
+			continue;
+		/* board coordinate c (u for d 0, v for d 1) -> 2c + p */
+		double T[9] = {d == 0 ? 2 : 1, 0, d == 0 ? p : 0, 0, d == 1 ? 2 : 1, d == 1 ? p : 0, 0, 0, 1};
+		gv_h_mul(H, T, H);
+		ltr(o, "locate: family %d twice too dense (lines of parity %d: %.1f, the others %.1f): spacing doubled", d,
+		    p, par[p], par[1 - p]);
+		changed = true;
+	}
+	return changed;
+}
+
 /* Reorders board coordinates so that row 0 is the edge nearest the top of
  * the image and column 0 the one nearest its left. */
 static void orient(double H[9], int N)
@@ -808,6 +842,8 @@ static bool try_pair(const gv_locate_opts *o, seg *s, int nseg, const frame *frp
 	gv_h_mul(Rwi, G, H);
 	double support = 0, resid = 0;
 	for (int it = 0; it < 6; it++) {
+		if (it == 2 && o && o->halve_dense)
+			density_check(s, nseg, N, H, o);
 		if (it >= 2 && !shift_check(s, nseg, N, H, o) && it >= 3)
 			break;
 		if (!refine(s, nseg, N, H, &support, &resid)) {

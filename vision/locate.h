@@ -39,6 +39,11 @@ typedef struct gv_locate_opts {
 	   lines, the outline at GV_OUTLINE_WORK_PX); NULL, or one of another
 	   size: made here */
 	const gv_image *grey_work;
+	/* a lattice twice too dense in a family (its lines of one parity
+	   nearly empty: density_check, locate.c) has its spacing doubled
+	   there; off by default (gv_detect asks it of a photo whose first
+	   grid failed its proof) */
+	int halve_dense;
 } gv_locate_opts;
 
 typedef struct gv_grid {

@@ -156,6 +156,13 @@
 
 /* The photo is searched at this many pixels on its longer side. */
 #define GV_OUTLINE_WORK_PX 800
+/* The line locator (locate.c), when asked (gv_locate_opts.halve_dense:
+ * gv_detect asks it after a failed proof): a lattice whose lines of one
+ * parity hold at most this share of the segments the other parity's hold
+ * is twice too dense in that family (density_check). By reasoning: a real
+ * grid's every other line is not that empty (but at 8 px a cell, few
+ * segments may make it so: not asked in every search). */
+#define GV_LOCATE_HALF_EMPTY 0.1
 /* The bright region must cover at least this share of the photo to be a
  * board (a board photographed to be refereed fills a good part of it). */
 #define GV_OUTLINE_MIN_SHARE 0.08
