@@ -165,6 +165,22 @@ static int read_grid(const gv_image *img, const gv_grid *g, int size, bool prove
 	return rc;
 }
 
+/* A second candidate grid g2 read and proved (r2, d2, its message e2):
+ * taken into *out and *g when proved (GV_OK); an error other than "no
+ * board" is the detection's, its message into err; GV_ENOTFOUND leaves
+ * them. Returns r2. */
+static int take_candidate(int r2, const gv_detection *d2, const gv_grid *g2, const char *e2, gv_detection *out,
+                          gv_grid *g, char *err, size_t cap)
+{
+	if (r2 == GV_OK) {
+		*out = *d2;
+		*g = *g2;
+	} else if (r2 != GV_ENOTFOUND && err && cap) {
+		snprintf(err, cap, "%s", e2);
+	}
+	return r2;
+}
+
 int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts, char *err, size_t cap)
 {
 	if (!out || !rgb || !rgb->data || rgb->channels != 3) {
@@ -281,15 +297,10 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 				    gs.corners[2], gs.corners[3], gs.corners[4], gs.corners[5], gs.corners[6], gs.corners[7],
 				    d2.proof.span_share, d2.proof.line_share, d2.proof.beyond_share, d2.proof.goes_on,
 				    d2.proof.outer_judged, d2.proof.outer_missing, r2 ? "failed" : "proved");
-				if (r2 == GV_OK) {
-					*out = d2;
-					g = gs;
-					rc = GV_OK;
-				} else if (r2 != GV_ENOTFOUND) {
-					if (err && cap)
-						snprintf(err, cap, "%s", e2);
+				if (take_candidate(r2, &d2, &gs, e2, out, &g, err, cap) != GV_ENOTFOUND) {
 					rc = r2;
-					goto done;
+					if (rc)
+						goto done;
 				} else if (!d2.proof.goes_on) {
 					break; /* the first failure's message stands */
 				} else {
@@ -312,15 +323,10 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 				dtr(opts, "detect: the lines' grid, halved: %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f: %s", g2.corners[0],
 				    g2.corners[1], g2.corners[2], g2.corners[3], g2.corners[4], g2.corners[5], g2.corners[6],
 				    g2.corners[7], r2 ? e2 : "proved");
-				if (r2 == GV_OK) {
-					*out = d2;
-					g = g2;
-					rc = GV_OK;
-				} else if (r2 != GV_ENOTFOUND) {
-					if (err && cap)
-						snprintf(err, cap, "%s", e2);
+				if (take_candidate(r2, &d2, &g2, e2, out, &g, err, cap) != GV_ENOTFOUND) {
 					rc = r2;
-					goto done;
+					if (rc)
+						goto done;
 				}
 			}
 		}
