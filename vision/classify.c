@@ -909,12 +909,13 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 		cells[k] = C_EMPTY;
 		/* a point dark at its centre is black, whatever lies next to it */
 		black_[k] = rb > 1 && (f[k].bright < DARK_CENTRE || rb > rw);
+		/* each colour's evidence right on the point clears its threshold */
+		bool on_b = black_evidence(f[k].black0, f[k].line) > tb;
+		bool on_w = f[k].white0 > tw;
 		/* both colours clear their thresholds: the one standing right on
 		 * the point, where the other was reached only by looking off it
 		 * (a neighbour's body leaning over the point at a steep angle) */
 		if (rb > 1 && rw > 1 && f[k].bright >= DARK_CENTRE) {
-			bool on_b = black_evidence(f[k].black0, f[k].line) > tb;
-			bool on_w = f[k].white0 > tw;
 			if (on_w && !on_b)
 				black_[k] = 0;
 			else if (on_b && !on_w)
@@ -926,8 +927,7 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 		 * leaves a sliver of line showing (the line penalty kept it
 		 * under) beside a black neighbour whose edge was found. The
 		 * colour on the point, as where both clear their thresholds */
-		if (black_[k] && rw <= 1 && f[k].bright >= DARK_CENTRE && f[k].white0 > tw &&
-		    !(black_evidence(f[k].black0, f[k].line) > tb) && f[k].line <= LINE_WHITE) {
+		if (black_[k] && rw <= 1 && f[k].bright >= DARK_CENTRE && on_w && !on_b && f[k].line <= LINE_WHITE) {
 			black_[k] = 0;
 			score[k] = f[k].white0 / tw;
 		}
@@ -936,7 +936,7 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 		 * it (it is a cell wide), so the dark found is something beside
 		 * the point (a neighbour's edge, a white stone's own shadow):
 		 * the point is read by its white, or empty */
-		if (black_[k] && f[k].bright > 0 && !(black_evidence(f[k].black0, f[k].line) > tb)) {
+		if (black_[k] && f[k].bright > 0 && !on_b) {
 			black_[k] = 0;
 			score[k] = rw;
 		}

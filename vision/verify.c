@@ -145,29 +145,38 @@ int gv_proof_picture(const gv_image *rgb, const double H[9], int size, gv_image 
 }
 
 /* The reading of the line a line beyond side b (2 * family + end) of the
- * grid H: the grid moved a line that way and read; line[s] the colour of
- * its s-th point (1 for a point beyond the photo). GV_OK, GV_EINVAL (too
- * little of it in the photo) or GV_ENOMEM. */
-static int beyond_line(const gv_image *rgb, const double H[9], int size, int b, unsigned char line[19])
+ * grid H: the grid moved a line that way and read (f and cells: size *
+ * size of room); line[s] the colour of its s-th point (0 empty, 1 black,
+ * 2 white), BEYOND_OUTSIDE for a point beyond the photo. GV_OK, GV_EINVAL
+ * (too little of the moved grid in the photo) or GV_ENOMEM. */
+#define BEYOND_OUTSIDE 3
+static int beyond_line(const gv_image *rgb, const double H[9], int size, int b, gv_point_features *f,
+                       unsigned char *cells, unsigned char line[19])
+{
+	int dir = b / 2, end = b % 2, step = end ? 1 : -1;
+	/* board (i, j) of the moved grid is (i, j + step) of H (the rows,
+	 * family 0) or (i + step, j) (the columns) */
+	double T[9] = {1, 0, dir ? step : 0, 0, 1, dir ? 0 : step, 0, 0, 1}, H2[9];
+	gv_h_mul(H, T, H2);
+	int rc = gv_classify_features_within(rgb, H2, size, f, NULL);
+	if (rc == GV_OK)
+		rc = gv_classify_decide(f, size, cells, NULL);
+	if (rc == GV_OK) {
+		int at = end ? size - 1 : 0;
+		for (int t = 0; t < size; t++) {
+			int k = dir ? t * size + at : at * size + t;
+			line[t] = f[k].outside ? BEYOND_OUTSIDE : cells[k];
+		}
+	}
+	return rc;
+}
+
+/* beyond_line with its own room. */
+static int beyond_line_alloc(const gv_image *rgb, const double H[9], int size, int b, unsigned char line[19])
 {
 	gv_point_features *f = malloc(sizeof *f * (size_t)size * size);
 	unsigned char *cells = malloc((size_t)size * size);
-	int rc = GV_ENOMEM;
-	if (f && cells) {
-		int dir = b / 2, end = b % 2, step = end ? 1 : -1;
-		double T[9] = {1, 0, dir ? step : 0, 0, 1, dir ? 0 : step, 0, 0, 1}, H2[9];
-		gv_h_mul(H, T, H2);
-		rc = gv_classify_features_within(rgb, H2, size, f, NULL);
-		if (rc == GV_OK)
-			rc = gv_classify_decide(f, size, cells, NULL);
-		if (rc == GV_OK) {
-			int at = end ? size - 1 : 0;
-			for (int t = 0; t < size; t++) {
-				int k = dir ? t * size + at : at * size + t;
-				line[t] = f[k].outside ? 1 : cells[k];
-			}
-		}
-	}
+	int rc = f && cells ? beyond_line(rgb, H, size, b, f, cells, line) : GV_ENOMEM;
 	free(f);
 	free(cells);
 	return rc;
@@ -260,7 +269,7 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 			if (*on || near_share[side] < GV_PROOF_BEYOND_SUSPECT)
 				continue;
 			unsigned char line_cells[19];
-			if (beyond_line(rgb, H, size, 2 * dir + side, line_cells) == GV_OK)
+			if (beyond_line_alloc(rgb, H, size, 2 * dir + side, line_cells) == GV_OK)
 				*on = lattice_goes_on(rgb, H, size, cells, dir, side ? size - 1 : 0, side ? 1 : -1, line_cells);
 		}
 		if (on0 != on1) {
@@ -360,12 +369,10 @@ int gv_prove_by_outline(const double H[9], int size, const double outline[8], co
 	return GV_OK;
 }
 
-int gv_beyond_stones(const gv_image *rgb, const double H[9], int size, int sides, int count[4], int outside[4])
+int gv_beyond_empty(const gv_image *rgb, const double H[9], int size, int outer_seen)
 {
-	for (int b = 0; b < 4; b++)
-		count[b] = outside[b] = 0;
 	if (!rgb || !rgb->data || rgb->channels != 3 || !H || size < 2 || size > 19)
-		return GV_EINVAL;
+		return 0;
 	gv_point_features *f = malloc(sizeof *f * (size_t)size * size);
 	unsigned char *cells = malloc((size_t)size * size);
 	if (!f || !cells) {
@@ -373,50 +380,22 @@ int gv_beyond_stones(const gv_image *rgb, const double H[9], int size, int sides
 		free(cells);
 		return GV_ENOMEM;
 	}
-	int rc = GV_OK;
-	for (int b = 0; b < 4; b++) {
-		if (!(sides & (1 << b)))
+	int bounded = 1;
+	for (int b = 0; b < 4 && bounded == 1; b++) {
+		if (outer_seen & (1 << b))
 			continue;
-		int dir = b / 2, end = b % 2, step = end ? 1 : -1;
-		/* board (i, j) of the moved grid is (i, j + step) of H (the rows,
-		 * family 0) or (i + step, j) (the columns) */
-		double T[9] = {1, 0, dir ? step : 0, 0, 1, dir ? 0 : step, 0, 0, 1}, H2[9];
-		gv_h_mul(H, T, H2);
-		int r = gv_classify_features_within(rgb, H2, size, f, NULL);
-		if (r == GV_OK)
-			r = gv_classify_decide(f, size, cells, NULL);
-		if (r == GV_ENOMEM) {
-			rc = r;
+		unsigned char line[19];
+		int rc = beyond_line(rgb, H, size, b, f, cells, line);
+		if (rc) {
+			bounded = rc == GV_ENOMEM ? GV_ENOMEM : 0;
 			break;
 		}
-		if (r) {
-			outside[b] = size; /* too little of the moved grid in the photo */
-			continue;
-		}
-		int line = end ? size - 1 : 0;
-		for (int t = 0; t < size; t++) {
-			int k = dir ? t * size + line : line * size + t;
-			if (f[k].outside)
-				outside[b]++;
-			else if (cells[k])
-				count[b]++;
-		}
+		/* a stone, or a point beyond the photo: not bounded */
+		for (int t = 0; t < size && bounded == 1; t++)
+			if (line[t])
+				bounded = 0;
 	}
 	free(f);
 	free(cells);
-	return rc;
-}
-
-int gv_beyond_empty(const gv_image *rgb, const double H[9], int size, int outer_seen)
-{
-	int count[4], outside[4];
-	int rc = gv_beyond_stones(rgb, H, size, 15 & ~outer_seen, count, outside);
-	if (rc == GV_ENOMEM)
-		return rc;
-	if (rc)
-		return 0;
-	for (int b = 0; b < 4; b++)
-		if (!(outer_seen & (1 << b)) && (count[b] || outside[b]))
-			return 0;
-	return 1;
+	return bounded;
 }

@@ -222,12 +222,6 @@ int gv_outline_margins(const double H[9], int size, const double outline[8], dou
  * table, a board filling the photo). 1 bounded, 0 not (or a side beyond
  * the photo), GV_ENOMEM. */
 int gv_beyond_empty(const gv_image *rgb, const double H[9], int size, int outer_seen);
-/* For each side b (bit b of sides: 2 * family + end, as outer_seen), the
- * points a line beyond the grid's outer line there read as stones
- * (count[b]) and those not read, beyond the photo (outside[b]; size when
- * too little of the moved grid is in the photo): the grid moved a line
- * that way and read. GV_OK, GV_EINVAL or GV_ENOMEM. */
-int gv_beyond_stones(const gv_image *rgb, const double H[9], int size, int sides, int count[4], int outside[4]);
 int gv_prove_by_outline(const double H[9], int size, const double outline[8], const unsigned char *cells,
                         const struct gv_point_features *f, gv_proof *out);
 
