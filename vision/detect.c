@@ -25,8 +25,46 @@
  * GV_ENOTFOUND when the grid reaches beyond the photo, or (prove) when it
  * fails its proof; message in err. pre: the points' features through g
  * already taken (gv_classify_features), or NULL. */
+static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool prove, const gv_point_features *pre,
+                        const gv_detect_opts *opts, const gv_image *coarse, gv_detection *out, char *err,
+                        size_t cap);
+
+/* read_grid_at with the lines judged on the photo as it is. */
 static int read_grid(const gv_image *img, const gv_grid *g, int size, bool prove, const gv_point_features *pre,
                      const gv_detect_opts *opts, gv_detection *out, char *err, size_t cap)
+{
+	return read_grid_at(img, g, size, prove, pre, opts, NULL, out, err, cap);
+}
+
+/* The proof's lines judged on coarse, a smaller copy of the photo img
+ * (NULL: on img itself): a grid found on a coarse copy is proved at the
+ * scale its lines showed at (a blurred line is a faint, wide ridge at the
+ * photo's own size). */
+static int prove_at(const gv_image *img, const double H[9], int size, const unsigned char *cells,
+                    const gv_image *coarse, gv_proof *proof)
+{
+	const gv_image *pimg = coarse ? coarse : img;
+	double Hp[9];
+	memcpy(Hp, H, sizeof Hp);
+	if (coarse) {
+		double sx = (double)coarse->width / img->width, sy = (double)coarse->height / img->height;
+		for (int k = 0; k < 3; k++) {
+			Hp[k] *= sx;
+			Hp[3 + k] *= sy;
+		}
+	}
+	gv_image live = {0};
+	int rc = gv_proof_picture(pimg, Hp, size, &live);
+	if (rc >= 0) {
+		rc = gv_prove_grid(rc == 1 ? &live : pimg, Hp, size, cells, proof);
+		gv_image_free(&live);
+	}
+	return rc;
+}
+
+static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool prove, const gv_point_features *pre,
+                        const gv_detect_opts *opts, const gv_image *coarse, gv_detection *out, char *err,
+                        size_t cap)
 {
 	memset(out, 0, sizeof *out);
 	out->size = size;
@@ -74,12 +112,7 @@ static int read_grid(const gv_image *img, const gv_grid *g, int size, bool prove
 		return rc;
 	}
 	/* judged on the live channels where a coloured light kills one */
-	gv_image live = {0};
-	rc = gv_proof_picture(img, g->H, size, &live);
-	if (rc >= 0) {
-		rc = gv_prove_grid(rc == 1 ? &live : img, g->H, size, out->cells, &out->proof);
-		gv_image_free(&live);
-	}
+	rc = prove_at(img, g->H, size, out->cells, coarse, &out->proof);
 	/* where the lines fail it, a grid inside the board's outline may pass
 	 * on the outline's margins and the stones */
 	if (!rc && !out->proof.ok && g->has_outline) {
@@ -179,6 +212,77 @@ static int take_candidate(int r2, const gv_detection *d2, const gv_grid *g2, con
 		snprintf(err, cap, "%s", e2);
 	}
 	return r2;
+}
+
+/* Nothing found at the working size (the lines, the lines halved, the
+ * outline): the lines at GV_LOCATE_COARSE_PX (a blurred or grainy photo),
+ * on a grey copy made from the working one (work800, when there is one)
+ * and proved on the photo shrunk alike. The evidence is faint there, so the
+ * grid must also be the only one of itself and its neighbours a line over
+ * each way to pass (a board's dark edge, blurred, can pass for the outer
+ * line of a lattice a line off). GV_OK (into out and *g), GV_ENOTFOUND
+ * (err untouched), or an error with its message. */
+static int coarse_search(const gv_image *img, const gv_image *work800, const gv_locate_opts *lo, int size,
+                         const gv_detect_opts *opts, gv_detection *out, gv_grid *g, char *err, size_t cap)
+{
+	int cw, ch;
+	gv_fit_size(img->width, img->height, GV_LOCATE_COARSE_PX, &cw, &ch);
+	gv_image grey = {0}, colour = {0};
+	if (work800 && gv_shrink_area(work800, &grey, cw, ch)) {
+		if (err && cap)
+			snprintf(err, cap, "detect: out of memory");
+		return GV_ENOMEM;
+	}
+	gv_locate_opts lc = *lo;
+	lc.work_px = GV_LOCATE_COARSE_PX;
+	lc.grey_work = work800 ? &grey : NULL;
+	lc.dump_png = NULL;
+	gv_grid g2;
+	char e2[300];
+	dtr(opts, "detect: the lines at %d px", GV_LOCATE_COARSE_PX);
+	int rc = gv_locate(img, &lc, &g2, e2, sizeof e2);
+	if (rc == GV_OK && gv_shrink_area(img, &colour, cw, ch)) {
+		snprintf(e2, sizeof e2, "detect: out of memory");
+		rc = GV_ENOMEM;
+	}
+	if (rc == GV_OK) {
+		gv_detection d2;
+		rc = read_grid_at(img, &g2, size, true, NULL, opts, &colour, &d2, e2, sizeof e2);
+		dtr(opts, "detect: the lines' grid at %d px: %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f; proof spans %.2f lines %.2f beyond %.2f (goes on %d), outer lines %d judged %d missing: %s",
+		    GV_LOCATE_COARSE_PX, g2.corners[0], g2.corners[1], g2.corners[2], g2.corners[3], g2.corners[4],
+		    g2.corners[5], g2.corners[6], g2.corners[7], d2.proof.span_share, d2.proof.line_share,
+		    d2.proof.beyond_share, d2.proof.goes_on, d2.proof.outer_judged, d2.proof.outer_missing,
+		    rc ? e2 : "proved");
+		for (int t = 0; rc == GV_OK && t < 4; t++) {
+			int du = t == 0 ? 1 : t == 1 ? -1 : 0, dv = t == 2 ? 1 : t == 3 ? -1 : 0;
+			double T[9] = {1, 0, du, 0, 1, dv, 0, 0, 1};
+			gv_grid gn = g2;
+			gv_h_mul(g2.H, T, gn.H);
+			gv_h_corners(gn.H, size, gn.corners);
+			gv_detection dn;
+			char en[300];
+			int rn = read_grid_at(img, &gn, size, true, NULL, opts, &colour, &dn, en, sizeof en);
+			dtr(opts, "detect: at %d px, the grid moved a line (%d, %d): %s", GV_LOCATE_COARSE_PX, du, dv,
+			    rn ? en : "proved too");
+			if (rn == GV_OK) {
+				rc = GV_ENOTFOUND;
+				snprintf(e2, sizeof e2, "no board found: at %d px, a grid a line over passes too",
+				         GV_LOCATE_COARSE_PX);
+			} else if (rn != GV_ENOTFOUND) {
+				rc = rn;
+				snprintf(e2, sizeof e2, "%s", en);
+			}
+		}
+		rc = take_candidate(rc, &d2, &g2, e2, out, g, err, cap);
+	} else if (rc != GV_ENOTFOUND) {
+		if (err && cap)
+			snprintf(err, cap, "%s", e2);
+	} else {
+		dtr(opts, "detect: at %d px: %s", GV_LOCATE_COARSE_PX, e2);
+	}
+	gv_image_free(&grey);
+	gv_image_free(&colour);
+	return rc;
 }
 
 int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts, char *err, size_t cap)
@@ -388,6 +492,12 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 					rc = GV_OK;
 				}
 			}
+		}
+		int longer = img->width > img->height ? img->width : img->height;
+		if (rc == GV_ENOTFOUND && !lo.work_px && longer > GV_LOCATE_COARSE_PX) {
+			int r2 = coarse_search(img, lo.grey_work, &lo, size, opts, out, &g, err, cap);
+			if (r2 != GV_ENOTFOUND)
+				rc = r2;
 		}
 	}
 done:

@@ -163,6 +163,14 @@
  * grid's every other line is not that empty (but at 8 px a cell, few
  * segments may make it so: not asked in every search). */
 #define GV_LOCATE_HALF_EMPTY 0.1
+/* Where nothing is found at the working size (the lines, the lines halved
+ * and the outline all fail), gv_detect searches the lines once more on a
+ * copy of this many pixels on its longer side (photos larger than it): a
+ * line blurred (focus, motion) or buried in sensor noise is a wide, faint,
+ * ragged ridge at 800 px and a narrower, smoother one at half that. By
+ * reasoning (half the working size; the 9x9 frames are read right at 320
+ * px); not scored on any photo before it was chosen. */
+#define GV_LOCATE_COARSE_PX 400
 /* The bright region must cover at least this share of the photo to be a
  * board (a board photographed to be refereed fills a good part of it). */
 #define GV_OUTLINE_MIN_SHARE 0.08
