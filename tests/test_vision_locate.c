@@ -932,6 +932,45 @@ static void test_blurred_never_a_line_off(void **st)
 	g_crowd = 0;
 }
 
+/* A dark, grainy picture (the light at 0.35, noise of sigma 9): the proof's
+ * ridge test finds a "line" on most spans anywhere, on the lines and between
+ * them, and a lattice of columns at half the lines' spacing passed (dark then
+ * grainy copies of the datasets: gomrade/testing_sequence/9 read so, 12
+ * points wrong, all sure). The lines must now show more than the wood
+ * between them at its strongest tenth (GV_PROOF_CONTROL_Q): the true grid
+ * passes, the lattice twice too dense does not. */
+static void test_proof_on_a_dark_grainy_picture(void **st)
+{
+	(void)st;
+	double q[8];
+	view(8, 25, q);
+	g_crowd = 0.3;
+	for (int N = 9; N <= 19; N += 10) {
+		scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
+		place_stones(&sc);
+		gv_image img;
+		draw(&img, &sc, 800, 600, q);
+		for (size_t k = 0; k < (size_t)img.height * img.stride; k++)
+			img.data[k] = (unsigned char)lround(img.data[k] * 0.35);
+		add_noise(&img, 9, 77u + (unsigned)N);
+		double H[9], W[9];
+		gv_proof p;
+		assert_true(gv_h_from_corners(sc.truth, N, H));
+		bool ok = proves(&img, H, N, &p);
+		print_message("N=%d dark and grainy, true grid: spans %.2f lines %.2f, control %.2f: %s\n", N, p.span_share,
+		              p.line_share, p.control_share, ok ? "passes" : "fails");
+		assert_true(ok);
+		const double dense[9] = {0.5, 0, 0, 0, 1, 0, 0, 0, 1};
+		gv_h_mul(H, dense, W);
+		ok = proves(&img, W, N, &p);
+		print_message("N=%d dark and grainy, twice too dense: spans %.2f lines %.2f, control %.2f: %s\n", N,
+		              p.span_share, p.line_share, p.control_share, ok ? "passes" : "fails");
+		assert_false(ok);
+		gv_image_free(&img);
+	}
+	g_crowd = 0;
+}
+
 /* Reads a label of ../shared/datasets ('.', 'B', 'W' for each point). */
 static bool read_label(const char *path, unsigned char truth[361])
 {
@@ -1394,6 +1433,7 @@ int main(void)
 		cmocka_unit_test(test_edges_under_stones),
 		cmocka_unit_test(test_blurred_never_a_line_off),
 		cmocka_unit_test(test_real_photos_blurred_or_grainy),
+		cmocka_unit_test(test_proof_on_a_dark_grainy_picture),
 		cmocka_unit_test(test_bounded_by_empty_points_beyond),
 		cmocka_unit_test(test_grid_from_the_outline),
 		cmocka_unit_test(test_shared_grey_copy),

@@ -27,6 +27,12 @@
  * the side's brightness. Printed lines on wood show 0.1-0.4 in the
  * datasets' photos; wood grain and a square's middle, under 0.05. */
 #define GV_PROOF_CONTRAST 0.06
+/* ... or, where it is higher, this quantile of the same test's contrast half
+ * a cell off the lattice, on plain wood (verify.c control_threshold): in a
+ * dark, grainy picture the test finds a "line" on most spans anywhere, and a
+ * lattice at half the lines' spacing passed. The lines a grid's own must
+ * show more than the wood between them does at its strongest tenth. */
+#define GV_PROOF_CONTROL_Q 0.9
 /* A line takes part in the line share when at least this many of its spans
  * could be judged (the others are under stones or off the photo). */
 #define GV_PROOF_MIN_SPANS 3

@@ -15,26 +15,85 @@
  * against the brighter side a little further out (both: the darker, a
  * ridge; the board's edge, a step from wood to table, is no line). -1 when
  * it cannot be judged (off the image). */
-static int span_lined(const gv_image *img, const double H[9], int i, int j, int di, int dj, bool both)
+static int span_lined_at(const gv_image *img, const double H[9], double u, double v, int di, int dj, bool both,
+                         double thr)
 {
 	int lined = 0, judged = 0;
 	for (int s = 1; s <= GV_PROOF_SAMPLES; s++) {
 		double t = (double)s / (GV_PROOF_SAMPLES + 1);
 		double c, side;
 		/* across the line: the perpendicular step */
-		if (!gv_line_contrast(img, H, i + di * t, j + dj * t, dj, di, GV_PROOF_SLACK, 1, GV_PROOF_SIDE, both, &c,
+		if (!gv_line_contrast(img, H, u + di * t, v + dj * t, dj, di, GV_PROOF_SLACK, 1, GV_PROOF_SIDE, both, &c,
 		                      &side))
 			return -1;
 		judged++;
-		lined += side > 1 && c >= GV_PROOF_CONTRAST;
+		lined += side > 1 && c >= thr;
 	}
 	return 2 * lined >= judged;
+}
+
+static int span_lined(const gv_image *img, const double H[9], int i, int j, int di, int dj, bool both)
+{
+	return span_lined_at(img, H, i, j, di, dj, both, GV_PROOF_CONTRAST);
 }
 
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? -1 : x > y;
+}
+
+/* The control: the ridge test's contrast half a cell off the lattice, along
+ * the middles of squares whose four corners are empty (plain wood, where no
+ * line shows on the board's own lattice), at GV_PROOF_SAMPLES places a span,
+ * both families. The contrast a grid line must reach: GV_PROOF_CONTRAST, or
+ * the control's GV_PROOF_CONTROL_Q quantile where that is higher (a grainy
+ * picture, where the test finds a "line" anywhere). *share gets the share of
+ * the control's spans that pass GV_PROOF_CONTRAST. */
+static double control_threshold(const gv_image *img, const double H[9], int size, const unsigned char *cells,
+                                 double *share)
+{
+	double *c = malloc(sizeof *c * 2 * 18 * 18 * GV_PROOF_SAMPLES);
+	int n = 0, spans = 0, lined = 0;
+	*share = 0;
+	if (!c)
+		return GV_PROOF_CONTRAST;
+	for (int dir = 0; dir < 2; dir++)
+		for (int line = 0; line + 1 < size; line++)
+			for (int s = 0; s + 1 < size; s++) {
+				int i = dir ? line : s, j = dir ? s : line;
+				if (cells[j * size + i] || cells[j * size + i + 1] || cells[(j + 1) * size + i] ||
+				    cells[(j + 1) * size + i + 1])
+					continue;
+				double u = i + (dir ? 0.5 : 0), v = j + (dir ? 0 : 0.5);
+				int di = dir ? 0 : 1, dj = dir ? 1 : 0, l = 0, k0 = n;
+				bool in = true;
+				for (int t = 1; t <= GV_PROOF_SAMPLES && in; t++) {
+					double f = (double)t / (GV_PROOF_SAMPLES + 1), side;
+					in = gv_line_contrast(img, H, u + di * f, v + dj * f, dj, di, GV_PROOF_SLACK, 1, GV_PROOF_SIDE,
+					                      false, &c[n], &side);
+					if (in) {
+						l += side > 1 && c[n] >= GV_PROOF_CONTRAST;
+						n++;
+					}
+				}
+				if (!in) {
+					n = k0;
+					continue;
+				}
+				spans++;
+				lined += 2 * l >= GV_PROOF_SAMPLES;
+			}
+	double thr = GV_PROOF_CONTRAST;
+	if (spans >= GV_PROOF_MIN_SPANS) {
+		*share = (double)lined / spans;
+		qsort(c, (size_t)n, sizeof *c, cmp_double);
+		double q = c[(int)(GV_PROOF_CONTROL_Q * (n - 1))];
+		if (q > thr)
+			thr = q;
+	}
+	free(c);
+	return thr;
 }
 
 /* Whether the lattice goes on one cell beyond the outer line `outer` of
@@ -188,6 +247,8 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 		return GV_EINVAL;
 	memset(out, 0, sizeof *out);
 	out->span_share = out->line_share = 1;
+	/* the contrast a grid line must show: no less than the control's */
+	double thr = control_threshold(rgb, H, size, cells, &out->control_share);
 	for (int dir = 0; dir < 2; dir++) {
 		int spans = 0, spans_lined = 0, lines = 0, lines_shown = 0;
 		for (int line = 0; line < size; line++) {
@@ -198,7 +259,7 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 				int i2 = dir ? i : i + 1, j2 = dir ? j + 1 : j;
 				if (cells[j * size + i] || cells[j2 * size + i2])
 					continue;
-				int r = span_lined(rgb, H, i, j, dir ? 0 : 1, dir ? 1 : 0, false);
+				int r = span_lined_at(rgb, H, i, j, dir ? 0 : 1, dir ? 1 : 0, false, thr);
 				if (r < 0)
 					continue;
 				judged++;

@@ -27,6 +27,10 @@ typedef struct gv_proof {
 	double line_share;/* lines_shown / lines, the lower of the two families */
 	double beyond_share; /* the most lined share of spans one cell beyond an
 	                        outer line, of the four sides */
+	double control_share; /* the most lined share, of the two families, of
+	                         the spans half a cell off the lattice (through
+	                         the middles of squares with four empty corners:
+	                         plain wood, where no line may show) */
 	int goes_on;         /* families of lines (of 2) whose lattice goes on,
 	                        on wood, a cell beyond one of its outer lines:
 	                        a lattice a line short of the grid */

@@ -699,9 +699,10 @@ int cmd_eval(int argc, char **argv)
 							printf("%s[%d,%d,\"%c\",\"%c\",%.2f]", nw++ ? "," : "", i, j, cli_cell_char((unsigned char)t),
 							       cli_cell_char((unsigned char)c), d.conf[j * size + i]);
 					}
-				printf("],\"proof\":{\"spans\":%.3f,\"lines\":%.3f,\"beyond\":%.3f,\"outer_missing\":%d},"
-				       "\"conf_hist\":[",
-				       d.proof.span_share, d.proof.line_share, d.proof.beyond_share, d.proof.outer_missing);
+				printf("],\"proof\":{\"spans\":%.3f,\"lines\":%.3f,\"beyond\":%.3f,\"control\":%.3f,"
+				       "\"outer_missing\":%d},\"conf_hist\":[",
+				       d.proof.span_share, d.proof.line_share, d.proof.beyond_share, d.proof.control_share,
+				       d.proof.outer_missing);
 				/* how many points read right and wrong per tenth of confidence */
 				int hr[10] = {0}, hw[10] = {0};
 				for (int j = 0; j < size; j++)
