@@ -198,6 +198,16 @@ static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool pr
 	return rc;
 }
 
+/* The grid moved du columns and dv rows of its own (board (i, j) of the
+ * moved grid is (i + du, j + dv) of the old), its corners with it. */
+static void move_grid(gv_grid *g, int size, int du, int dv)
+{
+	double T[9] = {1, 0, du, 0, 1, dv, 0, 0, 1}, H2[9];
+	gv_h_mul(g->H, T, H2);
+	memcpy(g->H, H2, sizeof H2);
+	gv_h_corners(g->H, size, g->corners);
+}
+
 /* A second candidate grid g2 read and proved (r2, d2, its message e2):
  * taken into *out and *g when proved (GV_OK); an error other than "no
  * board" is the detection's, its message into err; GV_ENOTFOUND leaves
@@ -255,10 +265,8 @@ static int coarse_search(const gv_image *img, const gv_image *work800, const gv_
 		    rc ? e2 : "proved");
 		for (int t = 0; rc == GV_OK && t < 4; t++) {
 			int du = t == 0 ? 1 : t == 1 ? -1 : 0, dv = t == 2 ? 1 : t == 3 ? -1 : 0;
-			double T[9] = {1, 0, du, 0, 1, dv, 0, 0, 1};
 			gv_grid gn = g2;
-			gv_h_mul(g2.H, T, gn.H);
-			gv_h_corners(gn.H, size, gn.corners);
+			move_grid(&gn, size, du, dv);
 			gv_detection dn;
 			char en[300];
 			int rn = read_grid_at(img, &gn, size, true, NULL, opts, &colour, &dn, en, sizeof en);
@@ -388,11 +396,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			 * on its own (its far side then shows no line beyond) */
 			gv_grid gs = g;
 			for (int t = 0; rc == GV_ENOTFOUND && out->proof.goes_on && t < GV_PROOF_SHIFTS; t++) {
-				double T[9] = {1, 0, out->proof.goes_on_step[1], 0, 1, out->proof.goes_on_step[0], 0, 0, 1};
-				double H2[9];
-				gv_h_mul(gs.H, T, H2);
-				memcpy(gs.H, H2, sizeof H2);
-				gv_h_corners(gs.H, size, gs.corners);
+				move_grid(&gs, size, out->proof.goes_on_step[1], out->proof.goes_on_step[0]);
 				gv_detection d2;
 				char e2[300];
 				int r2 = read_grid(img, &gs, size, true, NULL, opts, &d2, e2, sizeof e2);

@@ -14,9 +14,11 @@
  * at each sample along it, the darkest of a few places across the line
  * against the brighter side a little further out (both: the darker, a
  * ridge; the board's edge, a step from wood to table, is no line). -1 when
- * it cannot be judged (off the image). */
+ * it cannot be judged (off the image). A sample is lined where its
+ * contrast reaches thr; contrast, when given, gets the GV_PROOF_SAMPLES
+ * samples' contrasts. */
 static int span_lined_at(const gv_image *img, const double H[9], double u, double v, int di, int dj, bool both,
-                         double thr)
+                         double thr, double *contrast)
 {
 	int lined = 0, judged = 0;
 	for (int s = 1; s <= GV_PROOF_SAMPLES; s++) {
@@ -28,13 +30,15 @@ static int span_lined_at(const gv_image *img, const double H[9], double u, doubl
 			return -1;
 		judged++;
 		lined += side > 1 && c >= thr;
+		if (contrast)
+			contrast[s - 1] = c;
 	}
 	return 2 * lined >= judged;
 }
 
 static int span_lined(const gv_image *img, const double H[9], int i, int j, int di, int dj, bool both)
 {
-	return span_lined_at(img, H, i, j, di, dj, both, GV_PROOF_CONTRAST);
+	return span_lined_at(img, H, i, j, di, dj, both, GV_PROOF_CONTRAST, NULL);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -65,24 +69,13 @@ static double control_threshold(const gv_image *img, const double H[9], int size
 				if (cells[j * size + i] || cells[j * size + i + 1] || cells[(j + 1) * size + i] ||
 				    cells[(j + 1) * size + i + 1])
 					continue;
-				double u = i + (dir ? 0.5 : 0), v = j + (dir ? 0 : 0.5);
-				int di = dir ? 0 : 1, dj = dir ? 1 : 0, l = 0, k0 = n;
-				bool in = true;
-				for (int t = 1; t <= GV_PROOF_SAMPLES && in; t++) {
-					double f = (double)t / (GV_PROOF_SAMPLES + 1), side;
-					in = gv_line_contrast(img, H, u + di * f, v + dj * f, dj, di, GV_PROOF_SLACK, 1, GV_PROOF_SIDE,
-					                      false, &c[n], &side);
-					if (in) {
-						l += side > 1 && c[n] >= GV_PROOF_CONTRAST;
-						n++;
-					}
-				}
-				if (!in) {
-					n = k0;
+				int r = span_lined_at(img, H, i + (dir ? 0.5 : 0), j + (dir ? 0 : 0.5), dir ? 0 : 1, dir ? 1 : 0,
+				                      false, GV_PROOF_CONTRAST, &c[n]);
+				if (r < 0)
 					continue;
-				}
+				n += GV_PROOF_SAMPLES;
 				spans++;
-				lined += 2 * l >= GV_PROOF_SAMPLES;
+				lined += r;
 			}
 	double thr = GV_PROOF_CONTRAST;
 	if (spans >= GV_PROOF_MIN_SPANS) {
@@ -259,7 +252,7 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 				int i2 = dir ? i : i + 1, j2 = dir ? j + 1 : j;
 				if (cells[j * size + i] || cells[j2 * size + i2])
 					continue;
-				int r = span_lined_at(rgb, H, i, j, dir ? 0 : 1, dir ? 1 : 0, false, thr);
+				int r = span_lined_at(rgb, H, i, j, dir ? 0 : 1, dir ? 1 : 0, false, thr, NULL);
 				if (r < 0)
 					continue;
 				judged++;
