@@ -577,25 +577,6 @@ static double now_ms(void)
 	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-/* Reads a true position (19 lines of 19 fields . B W); false on error. */
-static bool read_truth(const char *path, unsigned char *truth)
-{
-	char *text = tu_read_file(path, NULL);
-	if (!text)
-		return false;
-	int n = 0;
-	for (const char *p = text; *p && n < 361; p++) {
-		if (*p == '.')
-			truth[n++] = 0;
-		else if (*p == 'B')
-			truth[n++] = 1;
-		else if (*p == 'W')
-			truth[n++] = 2;
-	}
-	free(text);
-	return n == 361;
-}
-
 /* A change of light applied to a photo: each channel times gain[c], after a
  * gamma (1: none). */
 typedef struct relight {
@@ -658,7 +639,7 @@ static bool run_photos(const relight *l, long *points, long *points_ok, int *pho
 		}
 		unsigned char truth[361], cells[361];
 		float conf[361];
-		assert_true(read_truth(txt, truth));
+		assert_true(tu_read_label(txt, truth));
 		gv_image img;
 		int rc = gv_imread(&img, path, err, sizeof err);
 		if (rc)

@@ -971,20 +971,6 @@ static void test_proof_on_a_dark_grainy_picture(void **st)
 	g_crowd = 0;
 }
 
-/* Reads a label of ../shared/datasets ('.', 'B', 'W' for each point). */
-static bool read_label(const char *path, unsigned char truth[361])
-{
-	char *text = tu_read_file(path, NULL);
-	if (!text)
-		return false;
-	int n = 0;
-	for (const char *p = text; *p && n < 361; p++)
-		if (*p == '.' || *p == 'B' || *p == 'W')
-			truth[n++] = *p == '.' ? 0 : *p == 'B' ? 1 : 2;
-	free(text);
-	return n == 361;
-}
-
 /* Real photos out of focus or grainy: gomrade's testing sequence (12
  * photos, 1280 x 720) blurred by a box of 3 thrice (sigma 3.5 px: 2.2 px
  * at the locator's 800 px) and imago/t2's 12 photos (640 x 480) with noise
@@ -1018,7 +1004,7 @@ static void test_real_photos_blurred_or_grainy(void **st)
 				snprintf(path, sizeof path, "%s/%s/%d.jpg", ds, sets[k].dir, n);
 			snprintf(txt, sizeof txt, "%.*s.txt", (int)strlen(path) - 4, path);
 			unsigned char truth[361];
-			if (access(path, R_OK) != 0 || !read_label(txt, truth))
+			if (access(path, R_OK) != 0 || !tu_read_label(txt, truth))
 				continue;
 			gv_image img;
 			assert_int_equal(gv_imread(&img, path, err, sizeof err), 0);

@@ -34,6 +34,24 @@ char *tu_read_file(const char *path, size_t *len)
 	return buf;
 }
 
+bool tu_read_label(const char *path, unsigned char truth[361])
+{
+	char *text = tu_read_file(path, NULL);
+	if (!text)
+		return false;
+	int n = 0;
+	for (const char *p = text; *p && n < 361; p++) {
+		if (*p == '.')
+			truth[n++] = 0;
+		else if (*p == 'B')
+			truth[n++] = 1;
+		else if (*p == 'W')
+			truth[n++] = 2;
+	}
+	free(text);
+	return n == 361;
+}
+
 const char *tu_fixture(const char *name)
 {
 	static char path[4096];

@@ -17,6 +17,11 @@
  * when it cannot be read. *len gets the length when len is not NULL. */
 char *tu_read_file(const char *path, size_t *len);
 
+/* Reads a 19x19 label of ../shared/datasets ('.', 'B', 'W' for each point,
+ * in reading order) into truth (0 empty, 1 black, 2 white); false when the
+ * file cannot be read or has not 361 points. */
+bool tu_read_label(const char *path, unsigned char truth[361]);
+
 /* The path of a fixture file: GOREF_FIXTURES "/" name (static buffer). */
 const char *tu_fixture(const char *name);
 
