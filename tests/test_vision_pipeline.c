@@ -34,6 +34,10 @@ static int blank = -1;
 static const double corners[8] = {150, 40, 500, 48, 540, 440, 110, 432};
 /* The picture moved by this many pixels (a camera that moved). */
 static double shift_x, shift_y;
+/* The camera's noise: each channel of each pixel off by up to this many
+ * grey levels, evenly (3: a clean camera; 17: a grainy one, sigma about 10,
+ * a dim room's). */
+static int grain = 3;
 
 /* Draws the board with stones (cells[j * N + i]) and maybe a hand. */
 static void draw(gv_image *img, const unsigned char *cells, const hand *hd, unsigned seed)
@@ -92,7 +96,7 @@ static void draw(gv_image *img, const unsigned char *cells, const hand *hd, unsi
 			unsigned char *p = gv_px(img, x, y);
 			for (int k = 0; k < 3; k++) {
 				seed = seed * 1103515245u + 12345u;
-				double val = c[k] + (double)((seed >> 16) % 7) - 3;
+				double val = c[k] + (double)((seed >> 16) % (unsigned)(2 * grain + 1)) - grain;
 				p[k] = (unsigned char)(val < 0 ? 0 : val > 255 ? 255 : val);
 			}
 		}
@@ -234,6 +238,45 @@ static void test_a_hand_is_never_read_and_hides_the_board(void **s)
 	hand rest = {true, 9, 9, false, false};
 	assert_int_equal(feed(&r, empty, &rest, 1), 0);
 	run_free(&r);
+}
+
+/* A grainy camera (noise of sigma about 10 in every channel of every
+ * pixel, as in a dim room): the board is still seen still and read, a
+ * hand is still never read and the stone it left is. Before the samples
+ * were 3 x 3 pixels' means, some patch changed by more than o.motion
+ * between any two frames and no window lasted 0.3 s. */
+static void test_a_grainy_camera_is_seen_still(void **s)
+{
+	(void)s;
+	grain = 17;
+	run r;
+	run_init(&r, false, 0);
+	unsigned char cells[N * N] = {0};
+	cells[3 * N + 3] = 1;
+	cells[15 * N + 15] = 2;
+	cells[9 * N + 10] = 1;
+	assert_int_equal(feed(&r, cells, NULL, 4), 1);
+	expect_cells(&r.last, cells);
+	hand hd = {true, 9, 14, false, false};
+	hand_comes_in(&r, cells, &hd, 11);
+	cells[12 * N + 9] = 2;
+	assert_int_equal(feed(&r, cells, &hd, 15), 0);
+	assert_int_equal(feed(&r, cells, NULL, 1), 0);
+	assert_int_equal(feed(&r, cells, NULL, 5), 1);
+	expect_cells(&r.last, cells);
+	assert_int_equal(r.last.nheld, 0);
+	gv_pipeline_stats st;
+	gv_pipeline_get_stats(r.p, &st);
+	assert_int_equal(st.observations, 2);
+	run_free(&r);
+}
+
+/* The camera clean again after the grainy test, failed or not. */
+static int clean_camera(void **s)
+{
+	(void)s;
+	grain = 3;
+	return 0;
 }
 
 /* A hand the colour of the wood: the square middles cannot tell it from the
@@ -463,6 +506,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_still_board_is_read_after_the_window_then_each_second),
 		cmocka_unit_test(test_a_hand_is_never_read_and_hides_the_board),
+		cmocka_unit_test_teardown(test_a_grainy_camera_is_seen_still, clean_camera),
 		cmocka_unit_test(test_a_hand_of_the_woods_colour_hides_the_board),
 		cmocka_unit_test(test_a_point_without_lines_stops_hiding_the_board),
 		cmocka_unit_test(test_stills_read_every_frame),

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,9 +31,15 @@
 #define GV_SPARSE_GAP_S 2.0
 
 typedef struct patch {
-	int off[PS * PS]; /* byte offsets of the samples in the frame; -1 off the image */
+	int off[PS * PS]; /* byte offsets of the samples' boxes' middles in the frame; -1 off the image */
 	int n;            /* samples on the image */
 } patch;
+
+/* A sample is the mean of the 3 x 3 pixels around its place (the middle
+ * kept a pixel inside the frame): a camera's noise, pixel by pixel, is
+ * three times smaller in it, and the stillness and hidden-square tests
+ * below compare samples of two frames (a grainy camera was never still). */
+#define BOX 9
 
 struct gv_pipeline {
 	gv_pipeline_opts o;
@@ -165,8 +172,10 @@ static void make_patch(const gv_pipeline *p, patch *pa, double u, double v, int 
 			if (!gv_h_apply(p->H, u + du, v + dv, &x, &y))
 				continue;
 			long xi = lround(x), yi = lround(y);
-			if (xi < 0 || yi < 0 || xi >= p->width || yi >= p->height)
+			if (xi < 0 || yi < 0 || xi >= p->width || yi >= p->height || p->width < 3 || p->height < 3)
 				continue;
+			xi = xi < 1 ? 1 : xi > p->width - 2 ? p->width - 2 : xi;
+			yi = yi < 1 ? 1 : yi > p->height - 2 ? p->height - 2 : yi;
 			pa->off[k] = (int)((size_t)yi * p->stride + (size_t)xi * 3);
 			pa->n++;
 		}
@@ -205,14 +214,18 @@ static float patch_grey(const gv_image *f, const patch *pa, int ns)
 	if (pa->n == 0)
 		return -1;
 	unsigned sum = 0;
+	size_t st = f->stride;
 	for (int k = 0; k < ns; k++) {
 		int o = pa->off[k];
 		if (o < 0)
 			continue;
-		const unsigned char *px = f->data + o;
-		sum += (unsigned)px[0] + 2u * px[1] + px[2];
+		for (int dy = -1; dy <= 1; dy++) {
+			const unsigned char *px = f->data + o + (ptrdiff_t)dy * (ptrdiff_t)st - 3;
+			for (int dx = 0; dx < 3; dx++, px += 3)
+				sum += (unsigned)px[0] + 2u * px[1] + px[2];
+		}
 	}
-	return (float)sum / (4.0f * (float)pa->n);
+	return (float)sum / (4.0f * BOX * (float)pa->n);
 }
 
 static void patch_rgb(const gv_image *f, const patch *pa, int ns, float out[3])
@@ -221,17 +234,22 @@ static void patch_rgb(const gv_image *f, const patch *pa, int ns, float out[3])
 	if (pa->n == 0)
 		return;
 	unsigned s[3] = {0, 0, 0};
+	size_t st = f->stride;
 	for (int k = 0; k < ns; k++) {
 		int o = pa->off[k];
 		if (o < 0)
 			continue;
-		const unsigned char *px = f->data + o;
-		s[0] += px[0];
-		s[1] += px[1];
-		s[2] += px[2];
+		for (int dy = -1; dy <= 1; dy++) {
+			const unsigned char *px = f->data + o + (ptrdiff_t)dy * (ptrdiff_t)st - 3;
+			for (int dx = 0; dx < 3; dx++, px += 3) {
+				s[0] += px[0];
+				s[1] += px[1];
+				s[2] += px[2];
+			}
+		}
 	}
 	for (int c = 0; c < 3; c++)
-		out[c] = (float)s[c] / (float)pa->n;
+		out[c] = (float)s[c] / (BOX * (float)pa->n);
 }
 
 static void sample_all(const gv_pipeline *p, const gv_image *f, float *ptg, float *sqg)
