@@ -243,8 +243,8 @@ static void test_a_hand_is_never_read_and_hides_the_board(void **s)
 /* A grainy camera (noise of sigma about 10 in every channel of every
  * pixel, as in a dim room): the board is still seen still and read, a
  * hand is still never read and the stone it left is. Before the samples
- * were 3 x 3 pixels' means, some patch changed by more than o.motion
- * between any two frames and no window lasted 0.3 s. */
+ * of streaming frames were 3 x 3 pixels' means, some patch changed by more
+ * than o.motion between any two frames and no window lasted 0.3 s. */
 static void test_a_grainy_camera_is_seen_still(void **s)
 {
 	(void)s;
