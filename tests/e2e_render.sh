@@ -63,6 +63,16 @@ for f in "$tmp/a"/*; do cmp -s "$f" "$tmp/b/$(basename "$f")" || same=0; done
 [ "$(ls "$tmp/a" | wc -l)" -eq "$(ls "$tmp/b" | wc -l)" ] || same=0
 if [ "$same" -eq 1 ]; then ok; else bad "same seed: files differ"; fi
 if cmp -s "$tmp/a/000000.jpg" "$tmp/c/000000.jpg"; then bad "other seed: same first frame"; else ok; fi
+# --last-only: the one last frame, the same bytes as drawn with all the others
+# (a wobbling camera and drifting light too: their state is carried, not drawn)
+run "last only" 0 "$render" --quiet --seed 3 --moves 3 --width 320 --height 180 --last-only "$game" "$tmp/l"
+run "last only, all" 0 "$render" --quiet --seed 3 --moves 3 --width 320 --height 180 --drift 6 --light "$game" "$tmp/la"
+run "last only, drift" 0 "$render" --quiet --seed 3 --moves 3 --width 320 --height 180 --drift 6 --light --last-only "$game" "$tmp/ld"
+last=$(ls "$tmp/a" | grep '\.jpg$' | tail -n 1)
+if [ "$(ls "$tmp/l" | grep -c '\.jpg$')" -eq 1 ] && cmp -s "$tmp/a/$last" "$tmp/l/$last" &&
+	cmp -s "$tmp/la/$last" "$tmp/ld/$last" && cmp -s "$tmp/a/times.txt" "$tmp/l/times.txt"; then ok; else
+	bad "--last-only: not the same last frame ($last)"
+fi
 
 # --- random violations, passes, PNG, no hands
 run "violations" 0 "$render" --quiet --no-hands --format png --seed 2 --violations 2 --width 160 --height 90 \

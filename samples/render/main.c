@@ -56,6 +56,9 @@ static void usage(FILE *f)
 	        "  --violations N     N random violations where they fit\n"
 	        "  --bump MOVE        the board is bumped (shifted, turned 1-2 degrees)\n"
 	        "                     while the hand of that move leaves, and stays so\n"
+	        "  --last-only        draw and write only the last frame (the game's\n"
+	        "                     final position as a photo: the same picture as\n"
+	        "                     without it, in a fraction of the time)\n"
 	        "  --quiet            no progress on stderr\n"
 	        "  --help             this text\n");
 }
@@ -186,6 +189,8 @@ int main(int argc, char **argv)
 			o.scene.paper = true;
 		} else if (!strcmp(a, "--floor")) {
 			o.scene.floor = true;
+		} else if (!strcmp(a, "--last-only")) {
+			o.last_only = true;
 		} else if (!strcmp(a, "--drift")) {
 			NEEDARG();
 			if (parse_num(a, argv[++i], 0, 100, &o.drift))

@@ -437,7 +437,6 @@ int rr_render(const rr_options *o, const gr_record *rec, const rp_plan *p)
 			const rp_act *a = &p->acts[t.acts[fr->act0 + k]];
 			rs_scene_set_stone(sc, a->x, a->y, a->kind == ACT_PLACE ? a->color : 0, a->du, a->dv);
 		}
-		rs_scene_frame(sc, fr->hand ? &fr->h : NULL, i, i / o->fps, &img);
 		if (shifted) {
 			double now = i / o->fps;
 			if (now >= next_t) {
@@ -451,6 +450,11 @@ int rr_render(const rr_options *o, const gr_record *rec, const rp_plan *p)
 			double a = fmin(1, (now - move_t) / 0.3);
 			sx = fx + (tx - fx) * a;
 			sy = fy + (ty - fy) * a;
+		}
+		if (o->last_only && i + 1 < t.n)
+			continue;
+		rs_scene_frame(sc, fr->hand ? &fr->h : NULL, i, i / o->fps, &img);
+		if (shifted) {
 			int ix = (int)lround(sx), iy = (int)lround(sy);
 			for (int y = 0; y < img.height; y++) {
 				int yy = y - iy < 0 ? 0 : y - iy >= img.height ? img.height - 1 : y - iy;

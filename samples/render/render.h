@@ -23,6 +23,9 @@ typedef struct rr_options {
 	double drift;        /* the camera wobbles: the picture shifts by up to
 	                        this many pixels, to a new place every 1-3 s */
 	bool quiet;
+	bool last_only;      /* only the last frame drawn and written (the
+	                        final position as a photo); times.txt and the
+	                        truth files as for every frame */
 	const char *outdir;
 } rr_options;
 
