@@ -224,6 +224,127 @@ static int take_candidate(int r2, const gv_detection *d2, const gv_grid *g2, con
 	return r2;
 }
 
+/* A lattice gn that failed its proof polished on the lines between the
+ * points it read empty (dn->cells), as clicked corners are
+ * (gv_refine_corners, on the photo's grey working copy grey_work when
+ * there is one: a lattice moved whole keeps the slant of the wrong
+ * lines it was fitted to, a third of a cell off at a far corner), then
+ * read and proved again (on coarse when not NULL): that reading into gn
+ * and dn when it is not GV_ENOTFOUND. Returns it. */
+static int read_polished(const gv_image *img, const gv_image *grey_work, gv_grid *gn, int size,
+                         const gv_detect_opts *opts, const gv_image *coarse, gv_detection *dn, char *en, size_t cap)
+{
+	unsigned char empty[19 * 19];
+	for (int k = 0; k < size * size; k++)
+		empty[k] = dn->cells[k] == 0;
+	double c[8];
+	memcpy(c, gn->corners, sizeof c);
+	char why[200], e2[300];
+	gv_grid g2;
+	int r2 = gv_refine_corners_shared(img, grey_work, size, empty, c, GV_REFINE_REACH, e2, sizeof e2);
+	if (r2 == GV_ENOMEM || r2 == GV_ECV) {
+		snprintf(en, cap, "%s", e2);
+		return r2;
+	}
+	if (r2 != GV_OK || gv_grid_from_corners(c, size, img->width, img->height, &g2, why, sizeof why) != GV_OK ||
+	    !memcmp(g2.H, gn->H, sizeof g2.H))
+		return GV_ENOTFOUND;
+	gv_detection d2;
+	r2 = read_grid_at(img, &g2, size, true, NULL, opts, coarse, &d2, e2, sizeof e2);
+	dtr(opts, "detect: polished: %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f; proof spans %.2f lines %.2f beyond %.2f: %s",
+	    c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], d2.proof.span_share, d2.proof.line_share,
+	    d2.proof.beyond_share, r2 ? e2 : "proved");
+	if (r2 != GV_ENOTFOUND) {
+		*gn = g2;
+		*dn = d2;
+		snprintf(en, cap, "%s", e2);
+	}
+	return r2;
+}
+
+/* The lines' lattice g0 failed its proof though its lines show on most
+ * open spans (GV_SHIFT_MIN_SPANS): the lattice moved by one line, or up to
+ * reach (1 or 2) lines, each way in each family, each read and proved
+ * (about 100 M instructions a reading at 1280x720, the proof's read of a
+ * line beyond included); where none passes, the
+ * one whose lines show on most open spans, at least GV_SHIFT_REFINE_SPANS,
+ * polished and proved again (read_polished). A lattice that passes with
+ * the line a cell beyond one of its outer lines showing on
+ * GV_PROOF_BEYOND_SUSPECT of its spans or more may be a line short (that
+ * line's points under stones, where the proof cannot judge it); one that
+ * passes with less is taken, but only when it is the only such of the
+ * moves, and none of its own neighbours a line over each way passes so (a
+ * moved lattice is a guess the locator did not make). On coarse, when not
+ * NULL (coarse_search, with reach 1: its lattices a line off). GV_OK (into out and *g), GV_ENOTFOUND (err
+ * untouched), or an error with its message. */
+static int shift_search(const gv_image *img, const gv_image *grey_work, const gv_grid *g0, int size, int reach,
+                        const gv_detect_opts *opts, const gv_image *coarse, gv_detection *out, gv_grid *g, char *err,
+                        size_t cap)
+{
+	static const int moves[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {2, 0}, {-2, 0}, {0, 2}, {0, -2}};
+	int nmoves = reach > 1 ? 8 : 4;
+	int found = -1, best = -1;
+	gv_detection dk, db;
+	gv_grid gk, gb;
+	char en[300];
+	for (int t = 0; t < nmoves; t++) {
+		gv_grid gn = *g0;
+		move_grid(&gn, size, moves[t][0], moves[t][1]);
+		gv_detection dn;
+		int rn = read_grid_at(img, &gn, size, true, NULL, opts, coarse, &dn, en, sizeof en);
+		dtr(opts, "detect: the lattice moved (%d, %d): proof spans %.2f lines %.2f beyond %.2f: %s", moves[t][0],
+		    moves[t][1], dn.proof.span_share, dn.proof.line_share, dn.proof.beyond_share, rn ? en : "proved");
+		if (rn == GV_OK && dn.proof.beyond_share < GV_PROOF_BEYOND_SUSPECT) {
+			if (found >= 0)
+				return GV_ENOTFOUND;
+			found = t;
+			dk = dn;
+			gk = gn;
+		} else if (rn == GV_ENOTFOUND && dn.proof.span_share >= GV_SHIFT_REFINE_SPANS &&
+		           (best < 0 || dn.proof.span_share > db.proof.span_share)) {
+			best = t;
+			db = dn;
+			gb = gn;
+		} else if (rn != GV_OK && rn != GV_ENOTFOUND) {
+			if (err && cap)
+				snprintf(err, cap, "%s", en);
+			return rn;
+		}
+	}
+	if (found < 0 && best >= 0) {
+		int rn = read_polished(img, grey_work, &gb, size, opts, coarse, &db, en, sizeof en);
+		if (rn == GV_OK && db.proof.beyond_share < GV_PROOF_BEYOND_SUSPECT) {
+			found = best;
+			dk = db;
+			gk = gb;
+		} else if (rn != GV_OK && rn != GV_ENOTFOUND) {
+			if (err && cap)
+				snprintf(err, cap, "%s", en);
+			return rn;
+		}
+	}
+	if (found < 0)
+		return GV_ENOTFOUND;
+	for (int t = 0; t < 4; t++) {
+		gv_grid gn = gk;
+		int du = t == 0 ? 1 : t == 1 ? -1 : 0, dv = t == 2 ? 1 : t == 3 ? -1 : 0;
+		move_grid(&gn, size, du, dv);
+		gv_detection dn;
+		int rn = read_grid_at(img, &gn, size, true, NULL, opts, coarse, &dn, en, sizeof en);
+		dtr(opts, "detect: the one taken moved (%d, %d): %s", du, dv, rn ? en : "proved too");
+		if (rn == GV_OK && dn.proof.beyond_share < GV_PROOF_BEYOND_SUSPECT)
+			return GV_ENOTFOUND;
+		if (rn != GV_OK && rn != GV_ENOTFOUND) {
+			if (err && cap)
+				snprintf(err, cap, "%s", en);
+			return rn;
+		}
+	}
+	*out = dk;
+	*g = gk;
+	return GV_OK;
+}
+
 /* Nothing found at the working size (the lines, the lines halved, the
  * outline): the lines at GV_LOCATE_COARSE_PX (a blurred or grainy photo),
  * on a grey copy made from the working one (work800, when there is one)
@@ -279,6 +400,15 @@ static int coarse_search(const gv_image *img, const gv_image *work800, const gv_
 			} else if (rn != GV_ENOTFOUND) {
 				rc = rn;
 				snprintf(e2, sizeof e2, "%s", en);
+			}
+		}
+		if (rc == GV_ENOTFOUND && d2.proof.span_share >= GV_SHIFT_MIN_SPANS) {
+			/* the lines' spacing, counted from the wrong line */
+			int r3 = shift_search(img, work800, &g2, size, 1, opts, &colour, out, g, err, cap);
+			if (r3 != GV_ENOTFOUND) {
+				gv_image_free(&grey);
+				gv_image_free(&colour);
+				return r3;
 			}
 		}
 		rc = take_candidate(rc, &d2, &g2, e2, out, g, err, cap);
@@ -380,8 +510,11 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		bool located = rc == GV_OK;
 		if (opts && opts->located && !rc)
 			*opts->located = g;
+		gv_grid lines_grid = g;
+		double lines_spans = 0;
 		if (!rc) {
 			rc = read_grid(img, &g, size, true, NULL, opts, out, err, cap);
+			lines_spans = out->proof.span_share;
 			dtr(opts, "detect: the lines' grid %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f", g.corners[0], g.corners[1],
 			    g.corners[2], g.corners[3], g.corners[4], g.corners[5], g.corners[6], g.corners[7]);
 			dtr(opts, "detect: the lines' grid read; proof spans %.2f lines %.2f beyond %.2f (goes on %d), outer lines %d judged %d missing, margins %.2f %.2f %.2f %.2f%s: %s",
@@ -436,6 +569,15 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 					if (rc)
 						goto done;
 				}
+			}
+		}
+		if (rc == GV_ENOTFOUND && located && lines_spans >= GV_SHIFT_MIN_SPANS) {
+			/* the lines' spacing, counted from the wrong line */
+			int r2 = shift_search(img, lo.grey_work, &lines_grid, size, 2, opts, NULL, out, &g, err, cap);
+			if (r2 != GV_ENOTFOUND) {
+				rc = r2;
+				if (rc)
+					goto done;
 			}
 		}
 		if (rc == GV_ENOTFOUND) {

@@ -99,6 +99,23 @@
  * count, not tuned: each moved lattice passes the whole proof or is
  * dropped. */
 #define GV_PROOF_SHIFTS 2
+/* A grid from the lines that fails its proof though a line shows on at
+ * least this share of its open spans (the lower family's) has the lines'
+ * spacing and direction, counted perhaps from the wrong line: on a floor
+ * as pale as the board, the board's dark edge and its shadow on the floor
+ * pass for two outer lines while the true outer columns lie under stones
+ * (samples/eval_floor.sh). The lattice moved by one or two lines, either
+ * family, is proved in turn (detect.c, shift_search). By reasoning, not
+ * scored: the lattices a few lines off that the proof turns down on the
+ * renders show lines on 0.60-0.69 of their spans, a lattice at half a
+ * cell off on far fewer. */
+#define GV_SHIFT_MIN_SPANS 0.5
+/* Where no moved lattice passes, the one with its lines on the most open
+ * spans, at least this share, is polished on the lines near it (within
+ * GV_REFINE_REACH, as clicked corners are) and proved again: moved whole,
+ * it keeps the slant of the wrong lines it was fitted to, a third of a cell
+ * off at a far corner. By reasoning, not scored. */
+#define GV_SHIFT_REFINE_SPANS 0.75
 
 /* The second way to pass (gv_prove_by_outline), for a grid found inside
  * the board's outline where lines are few or faint (a dense endgame, a
