@@ -2,7 +2,8 @@
 # A board on a floor of pale planks (bamboo), as bright as the board, whose
 # seams are long straight lines at a random angle (goref-render --floor):
 # renders the first 19x19 self-play game of tests/fixtures/selfplay to move
-# 200 for each seed, no hands, and reads the last frame as a photo with
+# 200 for each seed, no hands (only its last frame: --last-only, the same
+# picture in a fraction of the time), and reads that frame as a photo with
 # `goref eval` (its label: the last position of the render's truth.log).
 #
 #   samples/eval_floor.sh [-b BUILD] [-o OUTDIR] [SEED...]   (default seeds 1-8)
@@ -32,7 +33,7 @@ for seed in "$@"; do
 	d=$out/s$seed
 	if [ ! -f "$d/truth.log" ]; then
 		echo "rendering seed $seed ..." >&2
-		"$build/goref-render" --quiet --seed "$seed" --no-hands --fps 1 --moves 200 --floor "$game" "$d"
+		"$build/goref-render" --quiet --seed "$seed" --no-hands --fps 1 --moves 200 --floor --last-only "$game" "$d"
 	fi
 	cp "$(ls "$d"/*.jpg | tail -n 1)" "$out/set/s$seed.jpg"
 	tail -n 19 "$d/truth.log" >"$out/set/s$seed.txt"
