@@ -68,20 +68,23 @@ if [ -x "$render" ]; then
 	run "eval labels.txt bad entry" 2 "$goref" eval "$tmp/frames"
 	has "eval labels.txt bad entry" err "labels.txt (f1.jpg)"
 	# a board on a floor of pale planks at move 200 (samples/eval_floor.sh's
-	# seeds 2 and 10): its dark edge and its shadow on the floor pass for
-	# two outer columns while the true ones lie under stones, so the lines'
-	# lattice is two columns over and fails its proof; moved back two lines
-	# (detect.c, shift_search; seed 10 polished too) it is the board, every
-	# point right. Both were "no board found" before.
+	# seeds 2, 5, 10 and 13), all four "no board found" before 2026-12-05.
+	# Seeds 2 and 10: the board's dark edge and its shadow on the floor pass
+	# for two outer columns while the true ones lie under stones, so the
+	# lines' lattice is two columns over and fails its proof; moved back two
+	# lines (detect.c, shift_search; seed 10 polished too) it is the board.
+	# Seeds 5 and 13: the seams run near the columns' direction and share
+	# their vanishing point, and no regular lattice fits them all; the lines
+	# kept within the rows' reach fit (locate.c, try_pair's clip).
 	sgf=$(ls "$fx/selfplay/19x19-"*.sgf | head -n 1)
 	mkdir -p "$tmp/floor"
-	for seed in 2 10; do
+	for seed in 2 5 10 13; do
 		"$render" --quiet --seed $seed --no-hands --fps 1 --moves 200 --floor --last-only "$sgf" "$tmp/floor$seed"
 		cp "$(ls "$tmp/floor$seed/"*.jpg | tail -n 1)" "$tmp/floor/s$seed.jpg"
 		tail -n 19 "$tmp/floor$seed/truth.log" >"$tmp/floor/s$seed.txt"
 	done
 	run "eval a board on a pale floor" 0 "$goref" eval --json "$tmp/floor"
-	has "eval a board on a pale floor" out '"total":{"photos":2,"boards_found":2,"points":722,"points_right":722'
+	has "eval a board on a pale floor" out '"total":{"photos":4,"boards_found":4,"points":1444,"points_right":1444'
 else
 	echo "eval sizes: goref-render not built, not checked"
 fi
@@ -208,8 +211,13 @@ gomrade/5                 1      361           1             0                  
 gomrade/testing_sequence  12     4332          12            0                    0
 video-9x9-table/frames    44     3564          44            0                    0
 gobanwatcher/1            0      0             0             0                    0
-gobanwatcher/3            17     6130          12            0                    1
+gobanwatcher/3            17     6130          11            0                    1
 '
+# (gobanwatcher/3 boards right 12 -> 11 on 2026-12-05: the lines kept within
+# each other's reach fit 4 of its photos, the table's grain beside the board
+# cut, where the outline found them before, twice as fast; on 3_jwerth_1 the
+# lines' grid lies 2-3 px from the outline's polished one and (17,5) reads
+# black with 0.57, not sure)
 # (the figures with clicked corners, inside a source's, are left out here)
 sources=$(grep -o '"sources":{.*},"total"' "$tmp/eval.json" | sed 's/^"sources":{//; s/,"clicked":{[^}]*}//g' | grep -o '"[^"]*":{[^}]*}')
 while read -r line; do

@@ -736,7 +736,7 @@ static void orient(double H[9], int N)
 /* The grid from the segments, given the two peaks of their directions
  * (degrees). False with *why set when no grid fits. */
 static bool try_pair(const gv_locate_opts *o, seg *s, int nseg, const frame *frp, int p0, int p1, const int *pk, int npk,
-                     int N, double H_out[9], double *support_out, double *resid_out, const char **why)
+                     int N, bool clip, double H_out[9], double *support_out, double *resid_out, const char **why)
 {
 	frame fr = *frp;
 	int peaks[2] = {p0, p1};
@@ -769,6 +769,42 @@ static bool try_pair(const gv_locate_opts *o, seg *s, int nseg, const frame *frp
 	double Nrm[9] = {1 / fr.S, 0, -fr.cx / fr.S, 0, 1 / fr.S, -fr.cy / fr.S, 0, 0, 1};
 	double Rw[9];
 	gv_h_mul(R, Nrm, Rw);
+	/* clip: a family's lines only where the other family's reach (along
+	 * them): a floor's long seams beside the board, as near the columns'
+	 * direction as to share their vanishing point, lie beyond the ends of
+	 * the board's rows (which the floor does not show); a lattice that is
+	 * the board's needs no line past the other family's ends */
+	if (clip) {
+		double ext[2][2] = {{1e300, -1e300}, {1e300, -1e300}}, cut[2] = {0, 0}, kept[2] = {0, 0};
+		int ncut[2] = {0, 0};
+		for (int k = 0; k < nseg; k++) {
+			double ax, ay, bx, by;
+			if (s[k].fam < 0 || !gv_h_apply(Rw, s[k].x0, s[k].y0, &ax, &ay) ||
+			    !gv_h_apply(Rw, s[k].x1, s[k].y1, &bx, &by))
+				continue;
+			/* along family 0 (rows) is x, along family 1 is y */
+			double a0 = s[k].fam == 0 ? ax : ay, a1 = s[k].fam == 0 ? bx : by;
+			ext[s[k].fam][0] = fmin(ext[s[k].fam][0], fmin(a0, a1));
+			ext[s[k].fam][1] = fmax(ext[s[k].fam][1], fmax(a0, a1));
+		}
+		for (int k = 0; k < nseg; k++) {
+			double ax, ay, bx, by;
+			if (s[k].fam < 0 || !gv_h_apply(Rw, s[k].x0, s[k].y0, &ax, &ay) ||
+			    !gv_h_apply(Rw, s[k].x1, s[k].y1, &bx, &by))
+				continue;
+			int g = 1 - s[k].fam;
+			double pos = s[k].fam == 0 ? (ay + by) / 2 : (ax + bx) / 2;
+			double m = (ext[g][1] - ext[g][0]) * GV_LOCATE_CLIP_MARGIN;
+			if (ext[g][1] > ext[g][0] && (pos < ext[g][0] - m || pos > ext[g][1] + m)) {
+				cut[s[k].fam] += s[k].len;
+				ncut[s[k].fam]++;
+				s[k].fam = -1;
+			} else {
+				kept[s[k].fam] += s[k].len;
+			}
+		}
+		ltr(o, "clip: cut %d segments (%.0f px) and %d (%.0f px), kept %.0f and %.0f px", ncut[0], cut[0], ncut[1], cut[1], kept[0], kept[1]);
+	}
 	/* profiles: family 0 runs along x, so its position is y; family 1's is x */
 	double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
 	for (int k = 0; k < nseg; k++) {
@@ -979,7 +1015,24 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 				continue;
 			double Ht[9], sup, res;
 			const char *w = NULL;
-			if (!try_pair(opts, s, nseg, &fr, pk[u], pk[v], pk, npk, N, Ht, &sup, &res, &w)) {
+			bool ok = try_pair(opts, s, nseg, &fr, pk[u], pk[v], pk, npk, N, false, Ht, &sup, &res, &w);
+			if ((!ok || res > 3) && !(opts && opts->halve_dense)) {
+				/* again with each family's lines only within the
+				 * other's reach (a floor's seams beside the board;
+				 * not in the search again for a lattice twice too
+				 * dense, which follows a lattice that fitted) */
+				double Hc[9], supc, resc;
+				const char *wc = NULL;
+				if (try_pair(opts, s, nseg, &fr, pk[u], pk[v], pk, npk, N, true, Hc, &supc, &resc, &wc) &&
+				    resc <= 3) {
+					ltr(opts, "locate: the lines clipped to each other's reach fit");
+					ok = true;
+					memcpy(Ht, Hc, sizeof Ht);
+					sup = supc;
+					res = resc;
+				}
+			}
+			if (!ok) {
 				if (best < 0)
 					why = w;
 				continue;

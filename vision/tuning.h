@@ -116,6 +116,12 @@
  * it keeps the slant of the wrong lines it was fitted to, a third of a cell
  * off at a far corner. By reasoning, not scored. */
 #define GV_SHIFT_REFINE_SPANS 0.75
+/* Where a pair of directions gives no regular grid, the lines are fitted
+ * again with each family's segments kept only within the other family's
+ * reach along them, widened by this share of it (locate.c, try_pair's
+ * clip): a floor's seams beside the board, near the columns' direction,
+ * lie past the rows' ends. By reasoning, not scored. */
+#define GV_LOCATE_CLIP_MARGIN 0.03
 
 /* The second way to pass (gv_prove_by_outline), for a grid found inside
  * the board's outline where lines are few or faint (a dense endgame, a
