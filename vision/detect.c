@@ -571,15 +571,6 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 				}
 			}
 		}
-		if (rc == GV_ENOTFOUND && located && lines_spans >= GV_SHIFT_MIN_SPANS) {
-			/* the lines' spacing, counted from the wrong line */
-			int r2 = shift_search(img, lo.grey_work, &lines_grid, size, 2, opts, NULL, out, &g, err, cap);
-			if (r2 != GV_ENOTFOUND) {
-				rc = r2;
-				if (rc)
-					goto done;
-			}
-		}
 		if (rc == GV_ENOTFOUND) {
 			dtr(opts, "detect: %s", err && cap ? err : "no board found by the lines");
 			char err2[300];
@@ -637,6 +628,16 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 					*out = d2;
 					rc = GV_OK;
 				}
+			}
+		}
+		if (rc == GV_ENOTFOUND && located && lines_spans >= GV_SHIFT_MIN_SPANS) {
+			/* the lines' spacing, counted from the wrong line (after
+			 * the outline, which finds most such boards for less) */
+			int r2 = shift_search(img, lo.grey_work, &lines_grid, size, 2, opts, NULL, out, &g, err, cap);
+			if (r2 != GV_ENOTFOUND) {
+				rc = r2;
+				if (rc)
+					goto done;
 			}
 		}
 		int longer = img->width > img->height ? img->width : img->height;
