@@ -230,7 +230,8 @@ static int take_candidate(int r2, const gv_detection *d2, const gv_grid *g2, con
  * there is one: a lattice moved whole keeps the slant of the wrong
  * lines it was fitted to, a third of a cell off at a far corner), then
  * read and proved again (on coarse when not NULL): that reading into gn
- * and dn when it is not GV_ENOTFOUND. Returns it. */
+ * and dn when it is not GV_ENOTFOUND, an error's message into en. Returns
+ * it. */
 static int read_polished(const gv_image *img, const gv_image *grey_work, gv_grid *gn, int size,
                          const gv_detect_opts *opts, const gv_image *coarse, gv_detection *dn, char *en, size_t cap)
 {
@@ -257,7 +258,8 @@ static int read_polished(const gv_image *img, const gv_image *grey_work, gv_grid
 	if (r2 != GV_ENOTFOUND) {
 		*gn = g2;
 		*dn = d2;
-		snprintf(en, cap, "%s", e2);
+		if (r2 != GV_OK)
+			snprintf(en, cap, "%s", e2);
 	}
 	return r2;
 }
