@@ -733,6 +733,13 @@ static void orient(double H[9], int N)
 	gv_h_mul(H, T[best], H);
 }
 
+/* A segment's ends through Rw (working pixels -> the rectified plane);
+ * false when either falls at infinity. */
+static bool rect_ends(const double Rw[9], const seg *sg, double *ax, double *ay, double *bx, double *by)
+{
+	return gv_h_apply(Rw, sg->x0, sg->y0, ax, ay) && gv_h_apply(Rw, sg->x1, sg->y1, bx, by);
+}
+
 /* The grid from the segments, given the two peaks of their directions
  * (degrees). False with *why set when no grid fits. */
 static bool try_pair(const gv_locate_opts *o, seg *s, int nseg, const frame *frp, int p0, int p1, const int *pk, int npk,
@@ -779,8 +786,7 @@ static bool try_pair(const gv_locate_opts *o, seg *s, int nseg, const frame *frp
 		int ncut[2] = {0, 0};
 		for (int k = 0; k < nseg; k++) {
 			double ax, ay, bx, by;
-			if (s[k].fam < 0 || !gv_h_apply(Rw, s[k].x0, s[k].y0, &ax, &ay) ||
-			    !gv_h_apply(Rw, s[k].x1, s[k].y1, &bx, &by))
+			if (s[k].fam < 0 || !rect_ends(Rw, &s[k], &ax, &ay, &bx, &by))
 				continue;
 			/* along family 0 (rows) is x, along family 1 is y */
 			double a0 = s[k].fam == 0 ? ax : ay, a1 = s[k].fam == 0 ? bx : by;
@@ -789,8 +795,7 @@ static bool try_pair(const gv_locate_opts *o, seg *s, int nseg, const frame *frp
 		}
 		for (int k = 0; k < nseg; k++) {
 			double ax, ay, bx, by;
-			if (s[k].fam < 0 || !gv_h_apply(Rw, s[k].x0, s[k].y0, &ax, &ay) ||
-			    !gv_h_apply(Rw, s[k].x1, s[k].y1, &bx, &by))
+			if (s[k].fam < 0 || !rect_ends(Rw, &s[k], &ax, &ay, &bx, &by))
 				continue;
 			int g = 1 - s[k].fam;
 			double pos = s[k].fam == 0 ? (ay + by) / 2 : (ax + bx) / 2;
@@ -811,7 +816,7 @@ static bool try_pair(const gv_locate_opts *o, seg *s, int nseg, const frame *frp
 		if (s[k].fam < 0)
 			continue;
 		double ax, ay, bx, by;
-		if (!gv_h_apply(Rw, s[k].x0, s[k].y0, &ax, &ay) || !gv_h_apply(Rw, s[k].x1, s[k].y1, &bx, &by)) {
+		if (!rect_ends(Rw, &s[k], &ax, &ay, &bx, &by)) {
 			s[k].fam = -1;
 			continue;
 		}

@@ -216,29 +216,38 @@ static void use_grid(gv_pipeline *p, const double H[9])
 	p->have_feat = false;
 }
 
-/* Mean grey of a patch (-1 when no sample is on the image). */
+/* Adds one sample's R, G, B to s: the pixel at byte offset o, or (box)
+ * the 3 x 3 pixels around it. */
+static inline void add_sample(const gv_image *f, int o, bool box, unsigned s[3])
+{
+	if (!box) {
+		const unsigned char *px = f->data + o;
+		s[0] += px[0];
+		s[1] += px[1];
+		s[2] += px[2];
+		return;
+	}
+	for (int dy = -1; dy <= 1; dy++) {
+		const unsigned char *px = f->data + o + (ptrdiff_t)dy * (ptrdiff_t)f->stride - 3;
+		for (int dx = 0; dx < 3; dx++, px += 3) {
+			s[0] += px[0];
+			s[1] += px[1];
+			s[2] += px[2];
+		}
+	}
+}
+
+/* Mean grey of a patch, (R + 2G + B) / 4 (-1 when no sample is on the
+ * image). */
 static float patch_grey(const gv_image *f, const patch *pa, int ns, bool box)
 {
 	if (pa->n == 0)
 		return -1;
-	unsigned sum = 0;
-	size_t st = f->stride;
-	for (int k = 0; k < ns; k++) {
-		int o = pa->off[k];
-		if (o < 0)
-			continue;
-		if (!box) {
-			const unsigned char *px = f->data + o;
-			sum += (unsigned)px[0] + 2u * px[1] + px[2];
-			continue;
-		}
-		for (int dy = -1; dy <= 1; dy++) {
-			const unsigned char *px = f->data + o + (ptrdiff_t)dy * (ptrdiff_t)st - 3;
-			for (int dx = 0; dx < 3; dx++, px += 3)
-				sum += (unsigned)px[0] + 2u * px[1] + px[2];
-		}
-	}
-	return (float)sum / (4.0f * (box ? BOX : 1) * (float)pa->n);
+	unsigned s[3] = {0, 0, 0};
+	for (int k = 0; k < ns; k++)
+		if (pa->off[k] >= 0)
+			add_sample(f, pa->off[k], box, s);
+	return (float)(s[0] + 2u * s[1] + s[2]) / (4.0f * (box ? BOX : 1) * (float)pa->n);
 }
 
 static void patch_rgb(const gv_image *f, const patch *pa, int ns, bool box, float out[3])
@@ -247,27 +256,9 @@ static void patch_rgb(const gv_image *f, const patch *pa, int ns, bool box, floa
 	if (pa->n == 0)
 		return;
 	unsigned s[3] = {0, 0, 0};
-	size_t st = f->stride;
-	for (int k = 0; k < ns; k++) {
-		int o = pa->off[k];
-		if (o < 0)
-			continue;
-		if (!box) {
-			const unsigned char *px = f->data + o;
-			s[0] += px[0];
-			s[1] += px[1];
-			s[2] += px[2];
-			continue;
-		}
-		for (int dy = -1; dy <= 1; dy++) {
-			const unsigned char *px = f->data + o + (ptrdiff_t)dy * (ptrdiff_t)st - 3;
-			for (int dx = 0; dx < 3; dx++, px += 3) {
-				s[0] += px[0];
-				s[1] += px[1];
-				s[2] += px[2];
-			}
-		}
-	}
+	for (int k = 0; k < ns; k++)
+		if (pa->off[k] >= 0)
+			add_sample(f, pa->off[k], box, s);
 	for (int c = 0; c < 3; c++)
 		out[c] = (float)s[c] / ((box ? BOX : 1) * (float)pa->n);
 }
