@@ -5,7 +5,7 @@
 # the referee on them with goref eval-video: the drift figures of README's
 # issue 12 section come from this script, run the same way every time.
 #
-# usage: samples/eval_drift.sh [-b BUILD] [-o OUTDIR] [-n GAMES] [-s SEED] [-d DRIFT] [-m MOVES] [-z SIZE] [-k]
+# usage: samples/eval_drift.sh [-b BUILD] [-o OUTDIR] [-n GAMES] [-s SEED] [-d DRIFT] [-N NOISE] [-m MOVES] [-z SIZE] [-k]
 #
 #   -b BUILD   the build folder with goref and goref-render (default build)
 #   -o OUTDIR  where the rendered games go (default /tmp/goref-eval-drift)
@@ -14,6 +14,8 @@
 #              and plays tests/fixtures/selfplay/9x9-s00NN.sgf, NN = 1 + (SEED + i - 1) % 10
 #              (13x13: 13x13-s01NN.sgf, NN = 1 + (SEED + i - 1) % 8)
 #   -d DRIFT   the camera's drift in pixels (default 12)
+#   -N NOISE   the camera's grain: noise of this many grey levels a channel
+#              (goref-render --noise; default 0, none)
 #   -m MOVES   moves rendered a game (default 40)
 #   -z SIZE    9 (default: 320x240, the 9x9 area of a 19x19 board under
 #              paper) or 13 (a 13x13 board, 640x480, no paper)
@@ -24,18 +26,19 @@
 # 10 to 29 (9x9; 13x13: 10 to 39). The last line is eval-video's total over all games.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
-build=build out=/tmp/goref-eval-drift games=8 seed=201 drift=12 moves=40 size=9 keep=0
-while getopts "b:o:n:s:d:m:z:kh" opt; do
+build=build out=/tmp/goref-eval-drift games=8 seed=201 drift=12 noise=0 moves=40 size=9 keep=0
+while getopts "b:o:n:s:d:N:m:z:kh" opt; do
 	case $opt in
 	b) build=$OPTARG ;;
 	o) out=$OPTARG ;;
 	n) games=$OPTARG ;;
 	s) seed=$OPTARG ;;
 	d) drift=$OPTARG ;;
+	N) noise=$OPTARG ;;
 	m) moves=$OPTARG ;;
 	z) size=$OPTARG ;;
 	k) keep=1 ;;
-	h) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	h) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) exit 64 ;;
 	esac
 done
@@ -68,7 +71,12 @@ for i in $(seq 1 "$games"); do
 		inj=(--inject "${kinds[$(((i / 2) % 2))]}@$((10 + s % span))")
 	fi
 	d=$out/g$size-$s-d$drift-m$moves
-	recipe="--seed $s --moves $moves $view --drift $drift ${inj[*]} $sgf"
+	grain=""
+	if [ "$noise" != 0 ]; then
+		d=$d-n$noise
+		grain=" --noise $noise"
+	fi
+	recipe="--seed $s --moves $moves $view --drift $drift$grain ${inj[*]} $sgf"
 	if [ "$keep" -eq 1 ] && [ -f "$d/recipe" ] && [ "$(cat "$d/recipe")" = "$recipe" ]; then
 		dirs+=("$d")
 		continue
