@@ -60,6 +60,19 @@ run "eval-video wobble" 0 "$goref" eval-video --json --board 9 "$tmp/wob1" "$tmp
 grep '^{"total"' "$tmp/out" >"$tmp/total"
 has "eval-video wobble moves" total '"true_moves":189,"moves_right":189,"extra_moves":0'
 has "eval-video wobble rulings" total '"true_rulings":1,"rulings_found":1,"false_rulings":0'
+# the same with a grainy camera (noise of 8 and 12 grey levels a channel,
+# wobbling by up to 15 px): the lattice fitted to the grain jittered by a
+# fifth of a cell between searches of a still board and the margin over
+# the sheet's edge read hidden (30 and 36 of 40 moves before the search
+# looked at the frame smoothed, 2026-12-05)
+run "render grainy wobble 1" 0 "$render" --quiet --seed 8 --moves 40 --width 320 --height 240 --board-lines 19 \
+	--paper --drift 15 --noise 8 "$sp/9x9-s0003.sgf" "$tmp/gw1"
+run "render grainy wobble 2" 0 "$render" --quiet --seed 7 --moves 40 --width 320 --height 240 --board-lines 19 \
+	--paper --drift 15 --noise 12 "$sp/9x9-s0002.sgf" "$tmp/gw2"
+run "eval-video grainy wobble" 0 "$goref" eval-video --json --board 9 "$tmp/gw1" "$tmp/gw2"
+grep '^{"total"' "$tmp/out" >"$tmp/total"
+has "eval-video grainy wobble moves" total '"true_moves":80,"moves_right":80,"extra_moves":0'
+has "eval-video grainy wobble rulings" total '"true_rulings":0,"rulings_found":0,"false_rulings":0'
 run "eval-video no truth" 2 "$goref" eval-video "$tmp"
 
 # --- raw frames on stdin

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "classify.h"
+#include "cvwrap.h"
 #include "detect.h"
 #include "geom.h"
 #include "locate.h"
@@ -814,9 +815,20 @@ static int search(gv_pipeline *p, const gv_image *f, double H[9], char *err, siz
 		}
 		return 0;
 	}
+	/* while the frames stream, the locator looks at the frame smoothed as
+	 * the samples are (GV_SEARCH_BLUR): a grainy camera's noise makes
+	 * short dark ridges all over it, and the lattice fitted to them
+	 * jitters by a fifth of a cell from search to search */
 	gv_locate_opts lo = {.size = p->size, .work_px = 0};
 	gv_grid g;
-	int rc = gv_locate(f, &lo, &g, err, cap);
+	gv_image smooth = {0};
+	if (p->box) {
+		int rb = gv_cv_blur(f, &smooth, GV_SEARCH_BLUR, err, cap);
+		if (rb)
+			return rb;
+	}
+	int rc = gv_locate(p->box ? &smooth : f, &lo, &g, err, cap);
+	gv_image_free(&smooth);
 	if (rc && rc != GV_ENOTFOUND)
 		return rc;
 	bool found = rc == 0;

@@ -379,6 +379,15 @@
  * as a few times the jitter, before scoring: not tuned on the video. */
 #define GV_DRIFT_FOLLOW 0.05
 
+/* While the frames stream, the grid is searched for on the frame smoothed
+ * by a Gaussian of this many pixels: the spread of the 3 x 3 mean the
+ * samples take then (sqrt(2/3) = 0.82). A grainy camera (noise of 8 grey
+ * levels at 320x240) otherwise has the lattice jitter by 3 px (a fifth of
+ * a cell) between searches of a still board, and the squares at a sheet's
+ * edge read hidden. Chosen so, before scoring (0.6 and 1.0 gave the same
+ * on the two renders looked at). */
+#define GV_SEARCH_BLUR 0.8
+
 /* A square middle's change of colour is judged against the light's change
  * over the whole board and, as well, against the median change of the
  * squares within this many squares around it (a 5x5 block): sunlight and
