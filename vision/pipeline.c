@@ -783,6 +783,34 @@ static int read_otherwise(const gv_pipeline *p, const gv_image *f, const double 
  * the one through which fewer of the last observation's stones read
  * otherwise is returned (the locator's on a tie: a board turned, which the
  * follower's shift cannot follow). */
+/* The camera's grain in a frame: the median, over every fourth row, of
+ * how far each pixel's grey ((R + 2G + B) / 4) is from the mean of its
+ * left and right neighbours, doubled (|2g - a - b|; 0 on a flat picture,
+ * about 1.65 times the noise's sigma on grain). */
+static int grain(const gv_image *f)
+{
+	if (f->width < 3 || f->height < 1)
+		return 0;
+	long hist[1021] = {0}, n = 0;
+	for (int y = f->height / 8; y < f->height; y += 4) {
+		const unsigned char *r = f->data + (size_t)y * f->stride;
+		int a = (r[0] + 2 * r[1] + r[2]) / 4, b = (r[3] + 2 * r[4] + r[5]) / 4;
+		for (int x = 2; x < f->width; x++) {
+			const unsigned char *px = r + 3 * (size_t)x;
+			int c = (px[0] + 2 * px[1] + px[2]) / 4;
+			hist[abs(2 * b - a - c)]++;
+			n++;
+			a = b;
+			b = c;
+		}
+	}
+	long acc = 0;
+	for (int v = 0; v < 1021; v++)
+		if ((acc += hist[v]) * 2 >= n)
+			return v;
+	return 0;
+}
+
 static int search(gv_pipeline *p, const gv_image *f, double H[9], char *err, size_t cap)
 {
 	p->st.locates++;
@@ -815,19 +843,20 @@ static int search(gv_pipeline *p, const gv_image *f, double H[9], char *err, siz
 		}
 		return 0;
 	}
-	/* while the frames stream, the locator looks at the frame smoothed as
-	 * the samples are (GV_SEARCH_BLUR): a grainy camera's noise makes
-	 * short dark ridges all over it, and the lattice fitted to them
+	/* while the frames stream from a grainy camera, the locator looks at
+	 * the frame smoothed as the samples are (GV_SEARCH_BLUR): the grain
+	 * makes short dark ridges all over it, and the lattice fitted to them
 	 * jitters by a fifth of a cell from search to search */
 	gv_locate_opts lo = {.size = p->size, .work_px = 0};
 	gv_grid g;
 	gv_image smooth = {0};
-	if (p->box) {
+	bool grainy = p->box && grain(f) >= GV_SEARCH_GRAIN;
+	if (grainy) {
 		int rb = gv_cv_blur(f, &smooth, GV_SEARCH_BLUR, err, cap);
 		if (rb)
 			return rb;
 	}
-	int rc = gv_locate(p->box ? &smooth : f, &lo, &g, err, cap);
+	int rc = gv_locate(grainy ? &smooth : f, &lo, &g, err, cap);
 	gv_image_free(&smooth);
 	if (rc && rc != GV_ENOTFOUND)
 		return rc;

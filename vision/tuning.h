@@ -379,14 +379,23 @@
  * as a few times the jitter, before scoring: not tuned on the video. */
 #define GV_DRIFT_FOLLOW 0.05
 
-/* While the frames stream, the grid is searched for on the frame smoothed
- * by a Gaussian of this many pixels: the spread of the 3 x 3 mean the
- * samples take then (sqrt(2/3) = 0.82). A grainy camera (noise of 8 grey
- * levels at 320x240) otherwise has the lattice jitter by 3 px (a fifth of
- * a cell) between searches of a still board, and the squares at a sheet's
- * edge read hidden. Chosen so, before scoring (0.6 and 1.0 gave the same
- * on the two renders looked at). */
+/* While the frames stream from a grainy camera (GV_SEARCH_GRAIN), the grid
+ * is searched for on the frame smoothed by a Gaussian of this many pixels:
+ * the spread of the 3 x 3 mean the samples take then (sqrt(2/3) = 0.82).
+ * A grainy camera (noise of 8 grey levels at 320x240) otherwise has the
+ * lattice jitter by 3 px (a fifth of a cell) between searches of a still
+ * board, and the squares at a sheet's edge read hidden. Chosen so, before
+ * scoring (0.6 and 1.0 gave the same on the two renders looked at). */
 #define GV_SEARCH_BLUR 0.8
+/* ... when the frame's grain (pipeline.c's grain(): the median of
+ * |2g - a - b| along its rows, about 1.65 times the noise's sigma) is at
+ * least this many grey levels: the floor of the line locator's threshold
+ * (a pixel darker than both its neighbours by 4 or more is a line's), so
+ * grain that reaches it makes ridges all over the frame. Measured: 1-2 on
+ * the real 9x9 video at 320x240 and on goref-render's frames with its
+ * default noise of 3 (JPEG smooths it), 5, 10 and 15 with noise 5, 8 and
+ * 12. Chosen so, by that floor, before scoring. */
+#define GV_SEARCH_GRAIN 4
 
 /* A square middle's change of colour is judged against the light's change
  * over the whole board and, as well, against the median change of the
