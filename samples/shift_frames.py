@@ -6,10 +6,13 @@ to a new place (uniform within MAX pixels of the original, both axes) at
 a seed. Needs djpeg and cjpeg (libjpeg-turbo-progs); times.txt is copied.
 With --pad N each picture first gets N pixels more on every side (its edge
 pixels repeated), so that a board framed tightly stays in the picture when
-it is shifted by more than its margin.
+it is shifted by more than its margin. With --noise S each picture then
+gets a camera's grain: Gaussian noise of sigma S grey levels in every
+channel (drawn from its own stream: the shifts are those without it).
 
-    samples/shift_frames.py SRC DST MAX [SEED] [--pad N]
+    samples/shift_frames.py SRC DST MAX [SEED] [--pad N] [--noise S]
 """
+import math
 import os
 import random
 import shutil
@@ -60,9 +63,28 @@ def padded(w, h, px, pad):
     return w + 2 * pad, h + 2 * pad, b"".join(rows)
 
 
+def grainy(px, sigma, rng):
+    """px with Gaussian noise of sigma in every byte (rounded, clipped)."""
+    reach = int(4 * sigma) + 1
+    offsets = list(range(-reach, reach + 1))
+    weights = [math.exp(-0.5 * (o / sigma) ** 2) for o in offsets]
+    noise = rng.choices(offsets, weights, k=len(px))
+    return bytes(min(255, max(0, p + o)) for p, o in zip(px, noise))
+
+
 def main():
     args = sys.argv[1:]
     pad = 0
+    sigma = 0.0
+    if "--noise" in args:
+        i = args.index("--noise")
+        try:
+            sigma = float(args[i + 1])
+        except (IndexError, ValueError):
+            sigma = -1
+        if not sigma > 0:
+            sys.exit("--noise needs a sigma over 0")
+        del args[i:i + 2]
     if "--pad" in args:
         i = args.index("--pad")
         if i + 1 >= len(args) or not args[i + 1].isdigit():
@@ -72,7 +94,9 @@ def main():
     if len(args) not in (3, 4):
         sys.exit(__doc__.strip().splitlines()[-1].strip())
     src, dst, most = args[0], args[1], int(args[2])
-    rng = random.Random(int(args[3]) if len(args) == 4 else 1)
+    seed = int(args[3]) if len(args) == 4 else 1
+    rng = random.Random(seed)
+    grain = random.Random(seed + 7919)
     os.makedirs(dst, exist_ok=True)
     names = sorted(n for n in os.listdir(src) if n.lower().endswith((".jpg", ".jpeg")))
     if not names:
@@ -85,12 +109,15 @@ def main():
             w, h, px = padded(w, h, px, pad)
         if rng.random() < 0.7:
             dx, dy = rng.randint(-most, most), rng.randint(-most, most)
-        out = b"P6\n%d %d\n255\n" % (w, h) + shifted(w, h, px, dx, dy)
+        px = shifted(w, h, px, dx, dy)
+        if sigma:
+            px = grainy(px, sigma, grain)
+        out = b"P6\n%d %d\n255\n" % (w, h) + px
         subprocess.run(["cjpeg", "-quality", "90", "-outfile", os.path.join(dst, n)], input=out, check=True)
     times = os.path.join(src, "times.txt")
     if os.path.exists(times):
         shutil.copy(times, dst)
-    print(f"{len(names)} frames shifted by up to {most} px into {dst}")
+    print(f"{len(names)} frames shifted by up to {most} px into {dst}" + (f", grain {sigma}" if sigma else ""))
 
 
 if __name__ == "__main__":

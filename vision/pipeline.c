@@ -843,14 +843,15 @@ static int search(gv_pipeline *p, const gv_image *f, double H[9], char *err, siz
 		}
 		return 0;
 	}
-	/* while the frames stream from a grainy camera, the locator looks at
-	 * the frame smoothed as the samples are (GV_SEARCH_BLUR): the grain
-	 * makes short dark ridges all over it, and the lattice fitted to them
-	 * jitters by a fifth of a cell from search to search */
+	/* from a grainy camera the locator looks at the frame smoothed as the
+	 * samples are while the frames stream (GV_SEARCH_BLUR): the grain makes
+	 * short dark ridges all over it, and the lattice fitted to them jitters
+	 * by a fifth of a cell from search to search (frames seconds apart too:
+	 * there each reading is searched) */
 	gv_locate_opts lo = {.size = p->size, .work_px = 0};
 	gv_grid g;
 	gv_image smooth = {0};
-	bool grainy = p->box && grain(f) >= GV_SEARCH_GRAIN;
+	bool grainy = grain(f) >= GV_SEARCH_GRAIN;
 	if (grainy) {
 		int rb = gv_cv_blur(f, &smooth, GV_SEARCH_BLUR, err, cap);
 		if (rb)

@@ -379,9 +379,10 @@
  * as a few times the jitter, before scoring: not tuned on the video. */
 #define GV_DRIFT_FOLLOW 0.05
 
-/* While the frames stream from a grainy camera (GV_SEARCH_GRAIN), the grid
- * is searched for on the frame smoothed by a Gaussian of this many pixels:
- * the spread of the 3 x 3 mean the samples take then (sqrt(2/3) = 0.82).
+/* From a grainy camera (GV_SEARCH_GRAIN) the grid is searched for on the
+ * frame smoothed by a Gaussian of this many pixels: the spread of the 3 x 3
+ * mean the samples take while the frames stream (sqrt(2/3) = 0.82); on
+ * frames seconds apart too.
  * A grainy camera (noise of 8 grey levels at 320x240) otherwise has the
  * lattice jitter by 3 px (a fifth of a cell) between searches of a still
  * board, and the squares at a sheet's edge read hidden. Chosen so, before
