@@ -97,7 +97,10 @@ fi
 shared=${GOREF_SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/shared}
 data=$shared/datasets
 if [ ! -d "$data/imago" ] || [ ! -d "$data/gomrade" ]; then
+	# the checks above need no dataset: a failure among them is no skip
+	echo "$pass passed, $fail failed so far"
 	echo "SKIP: the photo datasets are not in $data (see ../shared/datasets/README.md)"
+	[ "$fail" -eq 0 ] || exit 1
 	exit 77
 fi
 
