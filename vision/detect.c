@@ -264,6 +264,15 @@ static int read_polished(const gv_image *img, const gv_image *grey_work, gv_grid
 	return r2;
 }
 
+/* An error other than "no board" (rn) of a reading in shift_search: its
+ * message en into err. Returns rn. */
+static int shift_error(int rn, const char *en, char *err, size_t cap)
+{
+	if (err && cap)
+		snprintf(err, cap, "%s", en);
+	return rn;
+}
+
 /* The lines' lattice g0 failed its proof though its lines show on most
  * open spans (GV_SHIFT_MIN_SPANS): the lattice moved by one line, or up to
  * reach (1 or 2) lines, each way in each family, each read and proved
@@ -308,9 +317,7 @@ static int shift_search(const gv_image *img, const gv_image *grey_work, const gv
 			db = dn;
 			gb = gn;
 		} else if (rn != GV_OK && rn != GV_ENOTFOUND) {
-			if (err && cap)
-				snprintf(err, cap, "%s", en);
-			return rn;
+			return shift_error(rn, en, err, cap);
 		}
 	}
 	if (found < 0 && best >= 0) {
@@ -320,27 +327,22 @@ static int shift_search(const gv_image *img, const gv_image *grey_work, const gv
 			dk = db;
 			gk = gb;
 		} else if (rn != GV_OK && rn != GV_ENOTFOUND) {
-			if (err && cap)
-				snprintf(err, cap, "%s", en);
-			return rn;
+			return shift_error(rn, en, err, cap);
 		}
 	}
 	if (found < 0)
 		return GV_ENOTFOUND;
-	for (int t = 0; t < 4; t++) {
+	for (int t = 0; t < 4; t++) { /* its neighbours: the first four moves */
 		gv_grid gn = gk;
-		int du = t == 0 ? 1 : t == 1 ? -1 : 0, dv = t == 2 ? 1 : t == 3 ? -1 : 0;
+		int du = moves[t][0], dv = moves[t][1];
 		move_grid(&gn, size, du, dv);
 		gv_detection dn;
 		int rn = read_grid_at(img, &gn, size, true, NULL, opts, coarse, &dn, en, sizeof en);
 		dtr(opts, "detect: the one taken moved (%d, %d): %s", du, dv, rn ? en : "proved too");
 		if (rn == GV_OK && dn.proof.beyond_share < GV_PROOF_BEYOND_SUSPECT)
 			return GV_ENOTFOUND;
-		if (rn != GV_OK && rn != GV_ENOTFOUND) {
-			if (err && cap)
-				snprintf(err, cap, "%s", en);
-			return rn;
-		}
+		if (rn != GV_OK && rn != GV_ENOTFOUND)
+			return shift_error(rn, en, err, cap);
 	}
 	*out = dk;
 	*g = gk;

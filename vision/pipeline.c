@@ -774,15 +774,6 @@ static int read_otherwise(const gv_pipeline *p, const gv_image *f, const double 
 	return otherwise(p, cells);
 }
 
-/* Looks for the grid; 1 found (into H), 0 not, <0 error. Once a board has
- * been observed, the grid in use is also followed (gv_track_grid: the
- * locator may not find the lines again in a small, faint frame, or find a
- * lattice a few cells off) when the locator finds nothing, or a grid half a
- * cell or more from the one in use through which some stone of the last
- * observation reads otherwise; where the two disagree by half a cell,
- * the one through which fewer of the last observation's stones read
- * otherwise is returned (the locator's on a tie: a board turned, which the
- * follower's shift cannot follow). */
 /* The camera's grain in a frame: the median, over every fourth row, of
  * how far each pixel's grey ((R + 2G + B) / 4) is from the mean of its
  * left and right neighbours, doubled (|2g - a - b|; 0 on a flat picture,
@@ -811,6 +802,15 @@ static int grain(const gv_image *f)
 	return 0;
 }
 
+/* Looks for the grid; 1 found (into H), 0 not, <0 error. Once a board has
+ * been observed, the grid in use is also followed (gv_track_grid: the
+ * locator may not find the lines again in a small, faint frame, or find a
+ * lattice a few cells off) when the locator finds nothing, or a grid half a
+ * cell or more from the one in use through which some stone of the last
+ * observation reads otherwise; where the two disagree by half a cell,
+ * the one through which fewer of the last observation's stones read
+ * otherwise is returned (the locator's on a tie: a board turned, which the
+ * follower's shift cannot follow). */
 static int search(gv_pipeline *p, const gv_image *f, double H[9], char *err, size_t cap)
 {
 	p->st.locates++;
