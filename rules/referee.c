@@ -577,6 +577,7 @@ typedef struct search {
 	int total;
 	int found;
 	bool differ;    /* two orders found that leave the game in different states */
+	bool best_ko;   /* the kept order ends with a ko to wait on */
 	uint64_t end_hash; /* the first order's end: its stones and its ko */
 	int end_ko;
 	uint8_t end_ko_color;
@@ -612,7 +613,9 @@ static bool matches_seen(const search *s, const gr_board *start, const gr_board 
 
 static void search_orders(search *s, const gr_board *b, gr_color c, int depth)
 {
-	if (s->differ || s->exhausted)
+	/* once two orders differ, the search goes on only for an order that
+	 * ends with no ko to wait on (below) */
+	if ((s->differ && !s->best_ko) || s->exhausted)
 		return;
 	if (++s->nodes > SEARCH_BUDGET) {
 		s->exhausted = true;
@@ -625,9 +628,21 @@ static void search_orders(search *s, const gr_board *b, gr_color c, int depth)
 				s->end_hash = b->hash;
 				s->end_ko = b->ko;
 				s->end_ko_color = b->ko_color;
+				s->best_ko = b->ko != GR_NONE;
 			} else if (b->hash != s->end_hash || b->ko != s->end_ko ||
 			           (b->ko != GR_NONE && b->ko_color != s->end_ko_color)) {
 				s->differ = true;
+				/* the order kept is one of several: of those, one that
+				 * leaves no ko to wait on. Kept with a ko capture last, a
+				 * ko retaken later in the true order (legal there) would
+				 * be ruled an illegal retake: a false ruling against a
+				 * player; the other way, a true retake at once after such
+				 * a batch goes unruled (the players are asked to check
+				 * the order either way) */
+				if (s->best_ko && b->ko == GR_NONE) {
+					memcpy(s->best, s->order, sizeof(int) * (size_t)depth);
+					s->best_ko = false;
+				}
 			}
 		}
 		return;
