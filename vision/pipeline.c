@@ -560,9 +560,11 @@ static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float c
 		comp[k] = -1;
 	for (int k = 0; k < n * n; k++)
 		seen[k] = -1;
-	int left = 0, changed = 0;
-	for (int k = 0; k < n * n; k++)
+	int left = 0, changed = 0, lost = 0;
+	for (int k = 0; k < n * n; k++) {
 		changed += cells[k] != p->cells[k];
+		lost += cells[k] != p->cells[k] && p->cells[k] != 0;
+	}
 	for (int s0 = 0; s0 < p->nsq; s0++) {
 		if (!hid[s0] || comp[s0] >= 0)
 			continue;
@@ -616,13 +618,23 @@ static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float c
 		 * sampled, and would hold every reading back until it became the
 		 * board's look. (A grid a whole cell off shows its lines too, and
 		 * only its margin tells: it reads the board shifted, many points
-		 * otherwise, and stays hidden.) */
+		 * otherwise, and stays hidden.) Two new stones too (a move and
+		 * its answer, GV_RIM_NEW_STONES) when no stone of the last
+		 * observation reads otherwise and the patch is under half of a
+		 * side: a camera that wobbles every second or two holds every
+		 * reading back with a patch that changes from one spell to the
+		 * next, while the moves go on and no longer leave one new stone
+		 * (rendered games at drift 15: 12 s without an observation, then
+		 * six stones at once). A grid a cell off moves a whole side of
+		 * the margin onto or off the board, and reads the stones already
+		 * there otherwise. */
 		bool rim = true;
 		for (int q = 0; q < len && rim; q++) {
 			int qi = members[q] % m, qj = members[q] / m;
 			rim = qi == 0 || qj == 0 || qi == n || qj == n;
 		}
-		if (!excused && rim && !any_touch && changed <= 1) {
+		if (!excused && rim && !any_touch &&
+		    (changed <= 1 || (lost == 0 && changed <= GV_RIM_NEW_STONES && 2 * len < m))) {
 			/* hides no point, yet its look is not the board's: it stays
 			 * hidden for the references (the next reading judges it
 			 * against the look from before) */
@@ -1144,6 +1156,8 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 					tr(p, "t %.2f candidate: %s, stones read otherwise %d (grid in use %d), lines %.3f (in use %.3f): %s", t,
 					   far_once ? "far, seen once" : drift_once ? "small, seen once" : "seen twice or mid", now, was,
 					   align2, align, ok ? "taken" : "refused");
+				if (p->debug)
+					tr(p, "t %.2f candidate corners %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f", t, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
 				if (ok) {
 					p->far_pending = false;
 					p->drift_pending = false;

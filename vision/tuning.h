@@ -434,6 +434,15 @@
  * changed squares and still be taken for stones (the real video's players
  * put down three between two frames). */
 #define GV_SPARSE_STONES_AT_ONCE 4
+/* A patch of hidden squares on the margin alone, over no point that
+ * changed, hides nothing (excuse_patches) when the board reads as at the
+ * last observation but for at most this many new stones and none of its
+ * stones otherwise, and the patch covers under half of a side (one new
+ * stone at most otherwise). Two: a move and its answer, by reasoning; set
+ * before the held-out renders were made (README, issue 12). */
+#ifndef GV_RIM_NEW_STONES
+#define GV_RIM_NEW_STONES 2
+#endif
 
 /* The very first frame is an observation by itself when it shows an empty
  * board plainly: every point read empty with at least this confidence (the
