@@ -97,6 +97,8 @@ struct gv_pipeline {
 	bool have_obs;
 	unsigned char cells[NPT];
 	float ref_sq[NSQ][3];     /* square middles' colour at the last reading */
+	long ref_grid[NSQ];       /* the grid (grid_n) through which each was taken */
+	long grid_n;              /* grids taken so far (use_grid) */
 	double hid_since[NSQ];    /* when a square was first read hidden in a row of readings (-1: not) */
 	int hid_spells[NSQ];      /* still spells in a row in which it was read hidden */
 	long hid_spell[NSQ];      /* the last still spell counted there */
@@ -194,6 +196,7 @@ static void make_patch(const gv_pipeline *p, patch *pa, double u, double v, int 
 static void use_grid(gv_pipeline *p, const double H[9])
 {
 	memcpy(p->H, H, sizeof p->H);
+	p->grid_n++;
 	gv_h_corners(H, p->size, p->corners);
 	p->cell_px = gv_corners_cell(p->corners, p->size);
 	int n = p->size;
@@ -545,11 +548,16 @@ static bool wood_chroma(const gv_pipeline *p, const unsigned char *cells, float 
  *    the stones of its colour already there (a finger read as a stone does
  *    not);
  *  - a patch wholly on the margin (beyond the outer lines) touching no
- *    point that changed, the board read as before but for one new stone:
- *    it hides no point; it is marked in rim_only[] and left hidden (for
- *    the references), not counted.
+ *    point that changed, the board read as before but for one new stone
+ *    (two, when the patch is under half a side and no stone there before
+ *    reads otherwise), or a small patch beside stones that read as before,
+ *    after the camera moved (a stone's side seen from the new angle): it
+ *    hides no point; it is marked in rim_only[] and left hidden (for the
+ *    references), not counted.
  * Clears the others' squares; returns how many stay hidden. */
 #define STONE_PATCH 6
+/* The squares around one point: the most a stone's side is seen in. */
+#define STONE_SIDE_PATCH 4
 static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float cur[NSQ][3],
                           const float look[NSQ][3], bool *hid, const bool *strong, const unsigned char *cells,
                           bool sparse, bool *rim_only)
@@ -633,8 +641,26 @@ static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float c
 			int qi = members[q] % m, qj = members[q] / m;
 			rim = qi == 0 || qj == 0 || qi == n || qj == n;
 		}
-		if (!excused && rim && !any_touch &&
-		    (changed <= 1 || (lost == 0 && changed <= GV_RIM_NEW_STONES && 2 * len < m))) {
+		/* a stone's side: after the camera moved (these squares' looks
+		 * were taken through another grid, or the search sees the board
+		 * a few pixels off the grid in use, a drift not yet followed), a
+		 * stone standing on the board shows its side in the squares
+		 * beside it a little otherwise: a small patch, not deeply
+		 * changed, each square beside a stone that reads as before */
+		bool side = !deep && len <= STONE_SIDE_PATCH;
+		for (int q = 0; q < len && side; q++) {
+			int qi = members[q] % m, qj = members[q] / m;
+			bool stone = false;
+			for (int a = -1; a <= 0; a++)
+				for (int b = -1; b <= 0; b++) {
+					int i = qi + b, j = qj + a;
+					stone = stone || (i >= 0 && j >= 0 && i < n && j < n && p->cells[j * n + i] != 0 &&
+					                  cells[j * n + i] == p->cells[j * n + i]);
+				}
+			side = stone && (p->ref_grid[members[q]] != p->grid_n || p->drift_pending);
+		}
+		bool quiet = changed <= 1 || (lost == 0 && changed <= GV_RIM_NEW_STONES);
+		if (!excused && !any_touch && quiet && ((rim && (changed <= 1 || 2 * len < m)) || side)) {
 			/* hides no point, yet its look is not the board's: it stays
 			 * hidden for the references (the next reading judges it
 			 * against the look from before) */
@@ -1351,8 +1377,10 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 			if (++p->hid_spells[k] >= 3)
 				near = false;
 		}
-		if (!near && !off)
+		if (!near && !off) {
 			memcpy(p->ref_sq[k], cur[k], sizeof cur[k]);
+			p->ref_grid[k] = p->grid_n;
+		}
 	}
 	p->have_ref = true;
 	if (p->debug)
