@@ -1175,9 +1175,17 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 				 * most of the lines' contrast, but reads the last
 				 * observation's stones otherwise) */
 				bool clear = 2 * now < was - 2;
+				/* a move of a fifth to half a cell reading the same board
+				 * (a search's own jitter is under a pixel): as a small one
+				 * seen once, its lines clearly better (GV_ALIGN_SMALL_BETTER;
+				 * it needed GV_ALIGN_BETTER, more than the smaller move:
+				 * 13x13 at 28 px a cell, a camera moved by 7-8 px left the
+				 * grid in use with lines 0.50 against 0.55, refused, and
+				 * stones' rims in the square middles held readings back
+				 * while three moves came) */
 				bool ok = far_once     ? (fits || clear) && align2 >= GV_ALIGN_DROP * p->align_ref && now <= was
 				          : drift_once ? fits_small && now <= was
-				                       : now < was || (now == was && (drift || d >= 0.5 * p->cell_px || fits));
+				                       : now < was || (now == was && (drift || d >= 0.5 * p->cell_px || fits_small));
 				if (p->debug)
 					tr(p, "t %.2f candidate: %s, stones read otherwise %d (grid in use %d), lines %.3f (in use %.3f): %s", t,
 					   far_once ? "far, seen once" : drift_once ? "small, seen once" : "seen twice or mid", now, was,

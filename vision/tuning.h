@@ -483,13 +483,21 @@
  * the shifts of seed 2 at 15 px, 1.2 one position more); held out
  * (rendered 9x9 on paper at 320x240 with drift 12, seeds 71-74, and
  * 13x13 at 640x480 with drift 10, seeds 81-82, drawn after the choice)
- * the same moves and rulings as 1.5. Override with -DGV_ALIGN_BETTER=X. */
+ * the same moves and rulings as 1.5. Since 2026-12-06 this holds for a
+ * far move (half a cell or more) seen by one search only: a fifth to half
+ * a cell takes GV_ALIGN_SMALL_BETTER below, as a smaller one does (13x13
+ * at 28 px a cell: a camera moved by 7-8 px left the grid in use with
+ * lines 0.50 against the search's 0.55, refused by 1.3; rendered 13x13
+ * sets 2301-2308 458 -> 462, grainy 601-608 461 -> 464, 7101-7108 460 ->
+ * 464 of 466, every 9x9 set and the real video the same). Override with
+ * -DGV_ALIGN_BETTER=X. */
 #ifndef GV_ALIGN_BETTER
 #define GV_ALIGN_BETTER 1.3
 #endif
 /* A small move (a twentieth to a fifth of a cell) that one search sees
  * is taken, reading the same board, when its lines' contrast is over this
- * many times the grid in use's (two searches that agree take it anyway).
+ * many times the grid in use's (two searches that agree take it anyway);
+ * so is a move of a fifth to half a cell (since 2026-12-06, see above).
  * GV_ALIGN_BETTER's 1.3 at first; 1.1 since 2026-12-02: a grid 0.15 cell
  * off (4 px at 26 px a cell) keeps 0.88 of the contrast, is kept, and its
  * squares' middles read as hidden (the real 9x9 video at 320x240 shifted
