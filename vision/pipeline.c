@@ -579,6 +579,9 @@ static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float c
 		/* the 8-connected patch of hidden squares from s0 */
 		int sp = 0, len = 0, members[NSQ];
 		bool all_touch = true, any_touch = false, deep = false;
+		/* every square beside a stone that reads as before, its look taken
+		 * through another grid or a drift pending (a stone's side, below) */
+		bool all_side = true;
 		int ncame = 0, came[NPT]; /* the points it touches where a stone came (or changed colour) */
 		stack[sp++] = s0;
 		comp[s0] = s0;
@@ -588,12 +591,16 @@ static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float c
 			deep = deep || strong[q];
 			int qi = q % m, qj = q / m;
 			/* square (qi, qj) has the points (qi-1..qi, qj-1..qj) at its corners */
-			bool touch = false;
+			bool touch = false, old_stone = false;
 			for (int a = -1; a <= 0; a++)
 				for (int b = -1; b <= 0; b++) {
 					int i = qi + b, j = qj + a;
-					if (i < 0 || j < 0 || i >= n || j >= n || cells[j * n + i] == p->cells[j * n + i])
+					if (i < 0 || j < 0 || i >= n || j >= n)
 						continue;
+					if (cells[j * n + i] == p->cells[j * n + i]) {
+						old_stone = old_stone || p->cells[j * n + i] != 0;
+						continue;
+					}
 					touch = true;
 					if (cells[j * n + i] != 0 && seen[j * n + i] != s0) {
 						seen[j * n + i] = s0;
@@ -602,6 +609,7 @@ static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float c
 				}
 			all_touch = all_touch && touch;
 			any_touch = any_touch || touch;
+			all_side = all_side && old_stone && (p->ref_grid[q] != p->grid_n || p->drift_pending);
 			for (int a = -1; a <= 1; a++)
 				for (int b = -1; b <= 1; b++) {
 					int i = qi + b, j = qj + a;
@@ -647,18 +655,7 @@ static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float c
 		 * stone standing on the board shows its side in the squares
 		 * beside it a little otherwise: a small patch, not deeply
 		 * changed, each square beside a stone that reads as before */
-		bool side = !deep && len <= STONE_SIDE_PATCH;
-		for (int q = 0; q < len && side; q++) {
-			int qi = members[q] % m, qj = members[q] / m;
-			bool stone = false;
-			for (int a = -1; a <= 0; a++)
-				for (int b = -1; b <= 0; b++) {
-					int i = qi + b, j = qj + a;
-					stone = stone || (i >= 0 && j >= 0 && i < n && j < n && p->cells[j * n + i] != 0 &&
-					                  cells[j * n + i] == p->cells[j * n + i]);
-				}
-			side = stone && (p->ref_grid[members[q]] != p->grid_n || p->drift_pending);
-		}
+		bool side = !deep && len <= STONE_SIDE_PATCH && all_side;
 		bool quiet = changed <= 1 || (lost == 0 && changed <= GV_RIM_NEW_STONES);
 		if (!excused && !any_touch && quiet && ((rim && (changed <= 1 || 2 * len < m)) || side)) {
 			/* hides no point, yet its look is not the board's: it stays
@@ -1186,12 +1183,13 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 				bool ok = far_once     ? (fits || clear) && align2 >= GV_ALIGN_DROP * p->align_ref && now <= was
 				          : drift_once ? fits_small && now <= was
 				                       : now < was || (now == was && (drift || d >= 0.5 * p->cell_px || fits_small));
-				if (p->debug)
+				if (p->debug) {
 					tr(p, "t %.2f candidate: %s, stones read otherwise %d (grid in use %d), lines %.3f (in use %.3f): %s", t,
 					   far_once ? "far, seen once" : drift_once ? "small, seen once" : "seen twice or mid", now, was,
 					   align2, align, ok ? "taken" : "refused");
-				if (p->debug)
-					tr(p, "t %.2f candidate corners %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f", t, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
+					tr(p, "t %.2f candidate corners %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f", t, c[0], c[1], c[2],
+					   c[3], c[4], c[5], c[6], c[7]);
+				}
 				if (ok) {
 					p->far_pending = false;
 					p->drift_pending = false;
