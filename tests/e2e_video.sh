@@ -90,15 +90,23 @@ run "eval-video wobble 15" 0 "$goref" eval-video --json --board 9 "$tmp/w15a" "$
 grep '^{"total"' "$tmp/out" >"$tmp/total"
 has "eval-video wobble 15 moves" total '"true_moves":80,"moves_right":80,"extra_moves":0'
 has "eval-video wobble 15 rulings" total '"true_rulings":1,"rulings_found":1,"false_rulings":0'
-# a 13x13 game at 640x480 (28 px a cell), the camera moving by up to 10 px:
-# a grid the search found a quarter of a cell from the one in use, reading
-# the same board, was refused for lines not 1.3 times better, and readings
-# were held back while moves came (56 of 60 before 2026-12-06)
+# 13x13 games at 640x480 (28 px a cell), the camera moving by up to 10 and
+# 15 px: a grid the search found a quarter of a cell from the one in use,
+# reading the same board, was refused for lines not 1.3 times better, and
+# readings were held back while moves came (7107: 56 of 60 before
+# 2026-12-06); a grid kept while the search saw the board 0.6 cell away
+# took a stone's body as a square's look, judged deeply changed once the
+# grid followed (8205: 46 of 52 before 2026-12-06, six moves at once); a
+# grid a whole cell off kept its lines' contrast and read the board shifted
+# for 3 s before the clock's search (8203: 58 of 60)
 run "render wobble 13x13" 0 "$render" --quiet --seed 7107 --moves 60 --width 640 --height 480 --drift 10 \
 	"$sp/13x13-s0104.sgf" "$tmp/w13"
-run "eval-video wobble 13x13" 0 "$goref" eval-video --json --board 13 "$tmp/w13"
+w13="--quiet --moves 60 --width 640 --height 480 --drift 15"
+run "render wobble 13x13 2" 0 "$render" $w13 --seed 8205 "$sp/13x13-s0106.sgf" "$tmp/w13b"
+run "render wobble 13x13 3" 0 "$render" $w13 --seed 8203 "$sp/13x13-s0104.sgf" "$tmp/w13c"
+run "eval-video wobble 13x13" 0 "$goref" eval-video --json --board 13 "$tmp/w13" "$tmp/w13b" "$tmp/w13c"
 grep '^{"total"' "$tmp/out" >"$tmp/total"
-has "eval-video wobble 13x13 moves" total '"true_moves":60,"moves_right":60,"extra_moves":0'
+has "eval-video wobble 13x13 moves" total '"true_moves":172,"moves_right":172,"extra_moves":0'
 has "eval-video wobble 13x13 rulings" total '"true_rulings":0,"rulings_found":0,"false_rulings":0'
 run "eval-video no truth" 2 "$goref" eval-video "$tmp"
 

@@ -657,6 +657,10 @@ static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float c
 		 * changed, each square beside a stone that reads as before */
 		bool side = !deep && len <= STONE_SIDE_PATCH && all_side;
 		bool quiet = changed <= 1 || (lost == 0 && changed <= GV_RIM_NEW_STONES);
+		if (p->debug)
+			tr(p, "  patch of %d from %d,%d: deep %d, touches %s, margin %d, side %d, changed %d (lost %d), new stones %d",
+			   len, s0 % m, s0 / m, deep, all_touch ? "all" : any_touch ? "some" : "none", rim, side, changed, lost,
+			   ncame);
 		if (!excused && !any_touch && quiet && ((rim && (changed <= 1 || 2 * len < m)) || side)) {
 			/* hides no point, yet its look is not the board's: it stays
 			 * hidden for the references (the next reading judges it
@@ -1083,8 +1087,18 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	int stray = 0;
 	for (int q = 0; q < p->nsq && p->have_obs; q++)
 		stray += hid[q] && !square_changed(p, q, cells, false);
+	/* stones of the last observation read otherwise and more than one
+	 * new stone (a move and its captures read one): a grid a whole cell
+	 * off puts its lines on the board's lines and reads the board
+	 * shifted; nothing else made a search due, and the clock's came 3 s
+	 * later while the moves went on (13x13, a camera moved by 27 px at
+	 * 29 px a cell: 26 points read otherwise) */
+	int came = 0;
+	for (int k = 0; k < n * n && p->have_obs; k++)
+		came += !p->cells[k] && cells[k];
+	bool shifted = p->have_obs && otherwise(p, cells) >= 1 && came >= 2;
 	bool due = !p->have_search || align < 0 || lines_gone(p, align) || (clock_due && !heavy) ||
-	           p->far_pending || sparse || stray > 0;
+	           p->far_pending || sparse || stray > 0 || shifted;
 	if (p->debug)
 		tr(p, "t %.2f reading: alignment %.3f (after the last search %.3f)", t, align, p->align_ref);
 	/* once a second at most while the board stays hidden; before the
@@ -1346,8 +1360,14 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 		}
 	/* a grid whose lines are gone and that no search has replaced is off
 	 * (a camera that moved): its square middles are not where the
-	 * references were taken, and must not become them */
-	bool off = !relocated && p->o.relocate && p->have_ref && align >= 0 && lines_gone(p, align);
+	 * references were taken, and must not become them. So is one kept
+	 * while the search saw the board half a cell or more away (a far
+	 * move seen once, pending): a square middle read through it takes a
+	 * stone's body for its look, judged deeply changed once the grid
+	 * follows and the wood shows there again, and held every reading back
+	 * (13x13, a camera moved by 0.6 cell: six moves seen at once) */
+	bool off = !relocated && p->o.relocate && p->have_ref &&
+	           ((align >= 0 && lines_gone(p, align)) || p->far_pending);
 	/* the square middles become the reference, but for the hidden ones and
 	 * those next to them (a hand's edge may pass the test on a few squares:
 	 * they must not become the reference) */
