@@ -86,10 +86,15 @@ has "eval-video grainy wobble rulings" total '"true_rulings":0,"rulings_found":0
 wob15="--quiet --moves 40 --width 320 --height 240 --board-lines 19 --paper --drift 15"
 run "render wobble 15 1" 0 "$render" $wob15 --seed 5013 "$sp/9x9-s0004.sgf" "$tmp/w15a"
 run "render wobble 15 2" 0 "$render" $wob15 --seed 5012 --inject double_move@22 "$sp/9x9-s0003.sgf" "$tmp/w15b"
-run "eval-video wobble 15" 0 "$goref" eval-video --json --board 9 "$tmp/w15a" "$tmp/w15b"
+# and under changing light (eval_drift.sh -l): the margin's patch was not
+# excused once a move had captured, a stone lost beside the new one read
+# like a grid off; the capture and the retake went unseen (35 of 40 before
+# 2026-12-06)
+run "render wobble 15 3" 0 "$render" $wob15 --light --seed 8402 --inject moved_stone@12 "$sp/9x9-s0003.sgf" "$tmp/w15c"
+run "eval-video wobble 15" 0 "$goref" eval-video --json --board 9 "$tmp/w15a" "$tmp/w15b" "$tmp/w15c"
 grep '^{"total"' "$tmp/out" >"$tmp/total"
-has "eval-video wobble 15 moves" total '"true_moves":80,"moves_right":80,"extra_moves":0'
-has "eval-video wobble 15 rulings" total '"true_rulings":1,"rulings_found":1,"false_rulings":0'
+has "eval-video wobble 15 moves" total '"true_moves":120,"moves_right":120,"extra_moves":0'
+has "eval-video wobble 15 rulings" total '"true_rulings":2,"rulings_found":2,"false_rulings":0'
 # 13x13 games at 640x480 (28 px a cell), the camera moving by up to 10 and
 # 15 px: a grid the search found a quarter of a cell from the one in use,
 # reading the same board, was refused for lines not 1.3 times better, and

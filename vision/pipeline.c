@@ -535,6 +535,52 @@ static bool wood_chroma(const gv_pipeline *p, const unsigned char *cells, float 
 	return true;
 }
 
+/* Whether the board read in cells differs from the last observation by one
+ * new stone and the stones it captured: every stone lost is of the other
+ * colour and joined, through lost stones, to a point beside the new stone,
+ * and no stone changed colour. A grid a cell off reads the board shifted
+ * (stones lost and new ones all over), not that. */
+static bool captured_by_one(const gv_pipeline *p, const unsigned char *cells)
+{
+	int n = p->size, at = -1;
+	for (int k = 0; k < n * n; k++) {
+		if (cells[k] == p->cells[k])
+			continue;
+		if (p->cells[k] && cells[k])
+			return false; /* a colour changed */
+		if (!p->cells[k]) {
+			if (at >= 0)
+				return false; /* a second new stone */
+			at = k;
+		}
+	}
+	if (at < 0)
+		return false;
+	/* the lost stones reached from the new stone's neighbours */
+	bool reached[NPT] = {false};
+	int stack[NPT], sp = 0;
+	stack[sp++] = at;
+	reached[at] = true;
+	while (sp) {
+		int k = stack[--sp], i = k % n, j = k / n;
+		static const int di[4] = {1, -1, 0, 0}, dj[4] = {0, 0, 1, -1};
+		for (int d = 0; d < 4; d++) {
+			int a = i + di[d], b = j + dj[d];
+			if (a < 0 || b < 0 || a >= n || b >= n)
+				continue;
+			int q = b * n + a;
+			if (reached[q] || cells[q] || !p->cells[q] || p->cells[q] == cells[at])
+				continue;
+			reached[q] = true;
+			stack[sp++] = q;
+		}
+	}
+	for (int k = 0; k < n * n; k++)
+		if (p->cells[k] && !cells[k] && !reached[k])
+			return false;
+	return true;
+}
+
 /* Hidden squares that are no hand:
  *  - a patch through which the board reads as before (no point at its
  *    corners changed) is the light changing there, not something over the
@@ -573,6 +619,7 @@ static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float c
 		changed += cells[k] != p->cells[k];
 		lost += cells[k] != p->cells[k] && p->cells[k] != 0;
 	}
+	bool capture = lost > 0 && captured_by_one(p, cells);
 	for (int s0 = 0; s0 < p->nsq; s0++) {
 		if (!hid[s0] || comp[s0] >= 0)
 			continue;
@@ -656,11 +703,11 @@ static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float c
 		 * beside it a little otherwise: a small patch, not deeply
 		 * changed, each square beside a stone that reads as before */
 		bool side = !deep && len <= STONE_SIDE_PATCH && all_side;
-		bool quiet = changed <= 1 || (lost == 0 && changed <= GV_RIM_NEW_STONES);
+		bool quiet = changed <= 1 || capture || (lost == 0 && changed <= GV_RIM_NEW_STONES);
 		if (p->debug)
-			tr(p, "  patch of %d from %d,%d: deep %d, touches %s, margin %d, side %d, changed %d (lost %d), new stones %d",
+			tr(p, "  patch of %d from %d,%d: deep %d, touches %s, margin %d, side %d, changed %d (lost %d%s), new stones %d",
 			   len, s0 % m, s0 / m, deep, all_touch ? "all" : any_touch ? "some" : "none", rim, side, changed, lost,
-			   ncame);
+			   capture ? ", a capture" : "", ncame);
 		if (!excused && !any_touch && quiet && ((rim && (changed <= 1 || 2 * len < m)) || side)) {
 			/* hides no point, yet its look is not the board's: it stays
 			 * hidden for the references (the next reading judges it
