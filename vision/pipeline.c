@@ -849,6 +849,15 @@ static int otherwise(const gv_pipeline *p, const unsigned char *cells)
 	return m;
 }
 
+/* How many points cells reads otherwise than the last observation. */
+static int changed_points(const gv_pipeline *p, const unsigned char *cells)
+{
+	int m = 0;
+	for (int k = 0; k < p->size * p->size; k++)
+		m += cells[k] != p->cells[k];
+	return m;
+}
+
 /* The board read through H into cells, conf and feat, and how many stones
  * of the last observation it reads otherwise (-1 when it cannot be read). */
 static int read_otherwise(const gv_pipeline *p, const gv_image *f, const double H[9], unsigned char *cells,
@@ -1259,6 +1268,12 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 				 * most of the lines' contrast, but reads the last
 				 * observation's stones otherwise) */
 				bool clear = 2 * now < was - 2;
+				/* or the whole board does: early in a game too few
+				 * stones are there to prove it, while the grid a cell off
+				 * reads phantom stones along a row of lines (9x9 at 17 px
+				 * a cell, 15 px off: 2 stones and 13 other points read
+				 * otherwise, through the grid found none of the stones) */
+				clear = clear || 2 * changed_points(p, cells2) < changed_points(p, cells) - 2;
 				/* a move of a fifth to half a cell reading the same board
 				 * (a search's own jitter is under a pixel): as a small one
 				 * seen once, its lines clearly better (GV_ALIGN_SMALL_BETTER;
