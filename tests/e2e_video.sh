@@ -112,17 +112,22 @@ has "eval-video wobble 15 rulings" total '"true_rulings":3,"rulings_found":3,"fa
 # by a third of a cell: a reading that classified only the points whose
 # patch changed kept the others' lines from before, the grid in use looked
 # as good as the one the search found and was kept, and read a stone on
-# two points (8507: 2 of 60 and 4 false rulings before 2026-12-06)
+# two points (8507: 2 of 60 and 4 false rulings before 2026-12-06); a camera
+# moved by 6 px: the points classified again showed no lines, the others
+# kept theirs, and no search was due until the clock's (7108: 58 of 60)
 run "render wobble 13x13" 0 "$render" --quiet --seed 7107 --moves 60 --width 640 --height 480 --drift 10 \
 	"$sp/13x13-s0104.sgf" "$tmp/w13"
 w13="--quiet --moves 60 --width 640 --height 480 --drift 15"
 run "render wobble 13x13 2" 0 "$render" $w13 --seed 8205 "$sp/13x13-s0106.sgf" "$tmp/w13b"
 run "render wobble 13x13 3" 0 "$render" $w13 --seed 8203 "$sp/13x13-s0104.sgf" "$tmp/w13c"
 run "render wobble 13x13 4" 0 "$render" $w13 --noise 8 --seed 8507 "$sp/13x13-s0104.sgf" "$tmp/w13d"
-run "eval-video wobble 13x13" 0 "$goref" eval-video --json --board 13 "$tmp/w13" "$tmp/w13b" "$tmp/w13c" "$tmp/w13d"
+run "render wobble 13x13 5" 0 "$render" --quiet --seed 7108 --moves 60 --width 640 --height 480 --drift 10 \
+	--inject double_move@38 "$sp/13x13-s0105.sgf" "$tmp/w13e"
+run "eval-video wobble 13x13" 0 "$goref" eval-video --json --board 13 "$tmp/w13" "$tmp/w13b" "$tmp/w13c" "$tmp/w13d" \
+	"$tmp/w13e"
 grep '^{"total"' "$tmp/out" >"$tmp/total"
-has "eval-video wobble 13x13 moves" total '"true_moves":232,"moves_right":232,"extra_moves":0'
-has "eval-video wobble 13x13 rulings" total '"true_rulings":0,"rulings_found":0,"false_rulings":0'
+has "eval-video wobble 13x13 moves" total '"true_moves":292,"moves_right":292,"extra_moves":0'
+has "eval-video wobble 13x13 rulings" total '"true_rulings":1,"rulings_found":1,"false_rulings":0'
 run "eval-video no truth" 2 "$goref" eval-video "$tmp"
 
 # --- raw frames on stdin

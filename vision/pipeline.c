@@ -1153,8 +1153,17 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	for (int k = 0; k < n * n && p->have_obs; k++)
 		came += !p->cells[k] && cells[k];
 	bool shifted = p->have_obs && otherwise(p, cells) >= 1 && came >= 2;
+	/* empty points whose lines no longer show: a hand of the wood's
+	 * colour, or a grid the camera has moved off (13x13 at 29 px a cell,
+	 * moved by 6 px: the points classified again showed no lines through
+	 * the grid in use while the lines' median stayed 0.54 from the points
+	 * not classified again, 0.13 afresh; two moves came before the
+	 * clock's search) */
+	int covered = 0;
+	for (int k = 0; k < n * n && p->have_obs; k++)
+		covered += cells[k] == 0 && !feat[k].outside && feat[k].line < COVERED_LINE;
 	bool due = !p->have_search || align < 0 || lines_gone(p, align) || (clock_due && !heavy) ||
-	           p->far_pending || sparse || stray > 0 || shifted;
+	           p->far_pending || sparse || stray > 0 || shifted || covered > 0;
 	if (p->debug)
 		tr(p, "t %.2f reading: alignment %.3f (after the last search %.3f)", t, align, p->align_ref);
 	/* once a second at most while the board stays hidden; before the
