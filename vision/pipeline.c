@@ -535,6 +535,25 @@ static bool wood_chroma(const gv_pipeline *p, const unsigned char *cells, float 
 	return true;
 }
 
+/* How many stones of the last observation cells reads otherwise (stones
+ * played since do not count: a grid is not judged by the game going on). */
+static int otherwise(const gv_pipeline *p, const unsigned char *cells)
+{
+	int m = 0;
+	for (int k = 0; k < p->size * p->size; k++)
+		m += p->cells[k] && cells[k] != p->cells[k];
+	return m;
+}
+
+/* How many points cells reads otherwise than the last observation. */
+static int changed_points(const gv_pipeline *p, const unsigned char *cells)
+{
+	int m = 0;
+	for (int k = 0; k < p->size * p->size; k++)
+		m += cells[k] != p->cells[k];
+	return m;
+}
+
 /* Whether the board read in cells differs from the last observation by one
  * new stone and the stones it captured: every stone lost is of the other
  * colour and joined, through lost stones, to a point beside the new stone,
@@ -614,11 +633,7 @@ static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float c
 		comp[k] = -1;
 	for (int k = 0; k < n * n; k++)
 		seen[k] = -1;
-	int left = 0, changed = 0, lost = 0;
-	for (int k = 0; k < n * n; k++) {
-		changed += cells[k] != p->cells[k];
-		lost += cells[k] != p->cells[k] && p->cells[k] != 0;
-	}
+	int left = 0, changed = changed_points(p, cells), lost = otherwise(p, cells);
 	bool capture = lost > 0 && captured_by_one(p, cells);
 	for (int s0 = 0; s0 < p->nsq; s0++) {
 		if (!hid[s0] || comp[s0] >= 0)
@@ -839,25 +854,6 @@ static void hold_outside(const gv_pipeline *p, const gv_point_features *feat, un
 				cells[k] = p->cells[k];
 }
 
-/* How many stones of the last observation cells reads otherwise (stones
- * played since do not count: a grid is not judged by the game going on). */
-static int otherwise(const gv_pipeline *p, const unsigned char *cells)
-{
-	int m = 0;
-	for (int k = 0; k < p->size * p->size; k++)
-		m += p->cells[k] && cells[k] != p->cells[k];
-	return m;
-}
-
-/* How many points cells reads otherwise than the last observation. */
-static int changed_points(const gv_pipeline *p, const unsigned char *cells)
-{
-	int m = 0;
-	for (int k = 0; k < p->size * p->size; k++)
-		m += cells[k] != p->cells[k];
-	return m;
-}
-
 /* The board read through H into cells, conf and feat, and how many stones
  * of the last observation it reads otherwise (-1 when it cannot be read). */
 static int read_otherwise(const gv_pipeline *p, const gv_image *f, const double H[9], unsigned char *cells,
@@ -1045,6 +1041,23 @@ static bool lines_gone(const gv_pipeline *p, double a)
 	return p->align_ref > 0 && a < GV_ALIGN_DROP * p->align_ref;
 }
 
+/* The features of the points in redo (every point when NULL) were taken
+ * now, on patches ptg: their patches, the time of a full reading, and the
+ * count of points classified. */
+static void features_taken(gv_pipeline *p, const float *ptg, const bool *redo, double t)
+{
+	int n = p->size;
+	for (int k = 0; k < n * n; k++)
+		if (!redo || redo[k]) {
+			p->feat_pt[k] = ptg[k];
+			p->st.classified++;
+		}
+	if (!redo) {
+		p->feat_full_t = t;
+		p->feat_spell = p->spell;
+	}
+}
+
 /* Reads the frame: classify, hold what is hidden or unsure. 1 with an
  * observation, 0 none (the grid no longer fits the image), <0 error. */
 static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, gv_observation *obs, char *err, size_t cap)
@@ -1097,18 +1110,8 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 		memcpy(feat, p->feat, sizeof(feat[0]) * (size_t)(n * n));
 	}
 	int rc = gv_classify_features_within(f, p->H, n, feat, all ? NULL : redo);
-	if (rc == 0) {
-		for (int k = 0; k < n * n; k++)
-			if (all || redo[k])
-				p->feat_pt[k] = ptg[k];
-		if (all) {
-			p->feat_full_t = t;
-			p->feat_spell = p->spell;
-		}
-		p->st.classified += all ? n * n : 0;
-		for (int k = 0; k < n * n && !all; k++)
-			p->st.classified += redo[k];
-	}
+	if (rc == 0)
+		features_taken(p, ptg, all ? NULL : redo, t);
 	if (rc == GV_EINVAL) { /* too much of the grid lies beyond the image */
 		tr(p, "t %.2f reading: the grid lies beyond the frame: searched for again", t);
 		p->located = false;
@@ -1223,9 +1226,6 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 		}
 		if (drift || drift_once)
 			candidate = true;
-		unsigned char cells0[NPT];
-		float conf0[NPT];
-		gv_point_features feat0[NPT];
 		if (candidate && !all) {
 			/* the grid in use judged on this frame: a reading that
 			 * classified only the points whose patch changed kept the
@@ -1236,15 +1236,14 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 			 * use look as good as the one found (13x13, noise 8: lines
 			 * 0.54 against 0.56, the stale grid kept, a stone read on
 			 * two points) */
+			unsigned char cells0[NPT];
+			float conf0[NPT];
+			gv_point_features feat0[NPT];
 			if (read_otherwise(p, f, p->H, cells0, conf0, feat0) >= 0) {
 				memcpy(cells, cells0, sizeof cells);
 				memcpy(conf, conf0, sizeof conf);
 				memcpy(feat, feat0, sizeof feat);
-				for (int k = 0; k < n * n; k++)
-					p->feat_pt[k] = ptg[k];
-				p->feat_full_t = t;
-				p->feat_spell = p->spell;
-				p->st.classified += n * n;
+				features_taken(p, ptg, NULL, t);
 				all = true;
 				align = alignment(p, cells, feat);
 			}
