@@ -536,6 +536,87 @@ static void test_drawn_small_board_on_a_pale_cloth(void **s)
 	assert_int_equal(wrong, 0);
 }
 
+/* The second look by the photo's own stones and wood (gv_classify_colours),
+ * on a reading made here: a 9x9 board of 40 empty points read sure (the
+ * wood: colour 0 in each channel), 12 white stones read sure (brighter
+ * than the wood, most in blue: the colours of a white stone on wood), and
+ * black stones, each with a grain of up to 0.05 a channel so that no two
+ * are alike. */
+static void colour_board(gv_point_features f[81], unsigned char cells[81], float conf[81], int whites)
+{
+	static const float white[3] = {0.3f, 0.6f, 0.9f};
+	for (int k = 0; k < 81; k++) {
+		memset(&f[k], 0, sizeof f[k]);
+		f[k].around = -1;
+		int kind = k < whites ? 2 : k < 12 + 40 ? 0 : 1;
+		for (int q = 0; q < 3; q++)
+			f[k].wc[q] = (kind == 2 ? white[q] : kind == 1 ? -1.5f : 0) +
+			             0.05f * (float)((k * 37 + q * 17) % 11 - 5) / 5;
+		cells[k] = (unsigned char)kind;
+		conf[k] = 1;
+	}
+}
+
+static void test_colours_judged_by_the_photos_own_stones(void **s)
+{
+	(void)s;
+	gv_point_features f[81];
+	unsigned char cells[81];
+	float conf[81];
+	colour_board(f, cells, conf, 12);
+	/* 60: a white stone read empty, unsure (a packed one, the squares
+	 * around it covered); 61: the wood read white, unsure; 62: glare on
+	 * the wood read empty, unsure, whiter than any stone; 63: a white
+	 * stone read empty, sure; 64: a black stone with a white stone's
+	 * colour at its white placement */
+	const float stone[3] = {0.32f, 0.58f, 0.93f}, glare[3] = {1.4f, 1.6f, 1.7f}, wood[3] = {0.01f, -0.02f, 0.02f};
+	for (int q = 0; q < 3; q++) {
+		f[60].wc[q] = stone[q];
+		f[61].wc[q] = wood[q];
+		f[62].wc[q] = glare[q];
+		f[63].wc[q] = stone[q];
+		f[64].wc[q] = stone[q];
+	}
+	cells[60] = 0, conf[60] = 0.8f;
+	cells[61] = 2, conf[61] = 0.3f;
+	cells[62] = 0, conf[62] = 0.8f;
+	cells[63] = 0, conf[63] = 0.95f;
+	cells[64] = 1, conf[64] = 0.8f;
+	unsigned char before[81];
+	memcpy(before, cells, sizeof before);
+	assert_int_equal(gv_classify_colours(f, 9, cells, conf), 0);
+	assert_int_equal(cells[60], 2);
+	assert_true(conf[60] <= 0.8f && conf[60] > 0.5f);
+	assert_int_equal(cells[61], 0);
+	assert_true(conf[61] <= 0.3f);
+	assert_int_equal(cells[62], 0);
+	assert_int_equal(cells[63], 0);
+	assert_true(conf[63] == 0.95f);
+	assert_int_equal(cells[64], 1);
+	for (int k = 0; k < 81; k++)
+		if (k < 60 || k > 64)
+			assert_int_equal(cells[k], before[k]);
+	/* too few white stones read sure to judge by: nothing changes */
+	colour_board(f, cells, conf, 7);
+	for (int q = 0; q < 3; q++)
+		f[60].wc[q] = stone[q];
+	cells[60] = 0, conf[60] = 0.8f;
+	assert_int_equal(gv_classify_colours(f, 9, cells, conf), 0);
+	assert_int_equal(cells[60], 0);
+	/* no colours at all (features of a drawn test): nothing changes */
+	memset(f, 0, sizeof f);
+	colour_board(f, cells, conf, 12);
+	for (int k = 0; k < 81; k++)
+		memset(f[k].wc, 0, sizeof f[k].wc);
+	cells[60] = 0, conf[60] = 0.2f;
+	memcpy(before, cells, sizeof before);
+	assert_int_equal(gv_classify_colours(f, 9, cells, conf), 0);
+	assert_memory_equal(cells, before, sizeof before);
+	assert_int_equal(gv_classify_colours(NULL, 9, cells, conf), GV_EINVAL);
+	assert_int_equal(gv_classify_colours(f, 9, cells, NULL), GV_EINVAL);
+	assert_int_equal(gv_classify_colours(f, 20, cells, conf), GV_EINVAL);
+}
+
 static void test_bad_arguments(void **s)
 {
 	(void)s;
@@ -731,6 +812,7 @@ int main(void)
 	    cmocka_unit_test(test_a_black_as_dark_as_the_stones_keeps_its_stone),
 	    cmocka_unit_test(test_drawn_hand_over_the_edge_is_not_sure),
 	    cmocka_unit_test(test_drawn_small_board_on_a_pale_cloth),
+	    cmocka_unit_test(test_colours_judged_by_the_photos_own_stones),
 	    cmocka_unit_test(test_bad_arguments),
 	    cmocka_unit_test(test_real_photos_with_hand_corners),
 	    cmocka_unit_test(test_real_photos_in_other_light),

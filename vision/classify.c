@@ -86,6 +86,9 @@ enum { C_EMPTY = 0, C_BLACK = 1, C_WHITE = 2 };
  * within noise) may be a shadow: it must be as dark as this photo's clear
  * stones (a share of them) to be a stone. */
 #define SHADOW_HUE (-0.05f)
+/* Radius (cells) of the disc whose colour is taken at the best white
+ * placement (gv_point_features.wc): half a stone's, well inside it. */
+#define WHITE_DISC 0.25
 /* Height of a stone's middle over the board, in cells (a stone is about
  * 0.4 cell thick). */
 #ifndef STONE_MIDDLE
@@ -106,6 +109,26 @@ static void bd_rgb(const sampler *s, double u, double v, float out[3])
 		return;
 	}
 	gv_px_rgb(s->im, x, y, out);
+}
+
+/* The mean colour of a disc of radius r (cells) around board point (u, v):
+ * 21 samples, a 5 x 5 lattice of step r / 2 within the disc. */
+static void disc_rgb(const sampler *s, double u, double v, double r, float out[3])
+{
+	float acc[3] = {0, 0, 0};
+	int n = 0;
+	for (int b = -2; b <= 2; b++)
+		for (int a = -2; a <= 2; a++) {
+			if (a * a + b * b > 5)
+				continue;
+			float c[3];
+			bd_rgb(s, u + 0.5 * r * a, v + 0.5 * r * b, c);
+			for (int q = 0; q < 3; q++)
+				acc[q] += c[q];
+			n++;
+		}
+	for (int q = 0; q < 3; q++)
+		out[q] = acc[q] / (float)n;
 }
 
 static float lum(const float c[3])
@@ -535,7 +558,7 @@ static int features(const gv_image *rgb, const double H[9], int size, gv_point_f
 		return GV_EINVAL;
 	sampler s = {rgb, H};
 	int nc = (size - 1) * (size - 1);
-	float *buf = calloc((size_t)nc * 8, sizeof *buf);
+	float *buf = calloc((size_t)nc * 11, sizeof *buf);
 	if (!buf)
 		return GV_ENOMEM;
 	/* within: the squares whose middles lie on the image, and the points
@@ -554,7 +577,7 @@ static int features(const gv_image *rgb, const double H[9], int size, gv_point_f
 		return GV_EINVAL;
 	}
 	float *cu = buf, *cv = buf + nc, *cl = buf + 2 * nc, *cy = buf + 3 * nc, *w = buf + 4 * nc,
-	      *res = buf + 5 * nc, *rl = buf + 6 * nc, *ry = buf + 7 * nc;
+	      *res = buf + 5 * nc, *rl = buf + 6 * nc, *ry = buf + 7 * nc, *sqc = buf + 8 * nc;
 	double half = (size - 1) / 2.0;
 	/* 1. the board at the centre of every square */
 	for (int j = 0; j + 1 < size; j++)
@@ -576,6 +599,8 @@ static int features(const gv_image *rgb, const double H[9], int size, gv_point_f
 			cv[k] = (float)((j + 0.5 - half) / half);
 			cl[k] = gv_medianf(ls, n);
 			cy[k] = yel(acc);
+			for (int q = 0; q < 3; q++)
+				sqc[q * nc + k] = acc[q];
 		}
 	double ql[6], qy[6], sl = 0, sy = 0;
 	if (nsq_in == nc) {
@@ -633,6 +658,17 @@ static int features(const gv_image *rgb, const double H[9], int size, gv_point_f
 		}
 	}
 	board_model m = {size - 1, cl, cy};
+	/* the board's colour, channel by channel: the median of the squares'
+	 * middles (on the image); scaled to the local brightness where used */
+	float wood[3];
+	for (int q = 0; q < 3; q++) {
+		int n = 0;
+		for (int k = 0; k < nc; k++)
+			if (sq_in[k])
+				w[n++] = sqc[q * nc + k];
+		wood[q] = gv_medianf(w, n);
+	}
+	float wood_l = lum(wood) > 1 ? lum(wood) : 1;
 	float *eu = malloc((size_t)size * size * 2 * sizeof *eu);
 	if (!eu) {
 		free(sqw);
@@ -773,6 +809,14 @@ static int features(const gv_image *rgb, const double H[9], int size, gv_point_f
 						f->wv = (float)dv;
 					}
 				}
+			/* the colour at the best white placement, against the
+			 * wood's at the local brightness */
+			{
+				float c[3];
+				disc_rgb(&s, i + f->wu, j + f->wv, WHITE_DISC, c);
+				for (int q = 0; q < 3; q++)
+					f->wc[q] = (float)log((c[q] + 1) / (wood[q] * bl / wood_l + 1));
+			}
 			/* 2c. the line arms */
 			float arm[4];
 			int na = 0;
@@ -855,6 +899,151 @@ int gv_classify(const gv_image *rgb, const double H[9], int size, unsigned char 
 static float black_evidence(float dark, float line)
 {
 	return dark - BLACK_LINE_PENALTY * (line > 0 ? line : 0);
+}
+
+/* w (3) solving S w = d for a symmetric 3x3 S (Cramer's rule); false when
+ * S is singular. */
+static bool solve3(const double S[9], const double d[3], double w[3])
+{
+	double a = S[0], b = S[1], c = S[2], e = S[4], g = S[5], i = S[8];
+	double A = e * i - g * g, B = c * g - b * i, C = b * g - c * e;
+	double det = a * A + b * B + c * C;
+	if (!(fabs(det) > 1e-30))
+		return false;
+	double E = a * i - c * c, F = b * c - a * g, I = a * e - b * b;
+	w[0] = (A * d[0] + B * d[1] + C * d[2]) / det;
+	w[1] = (B * d[0] + E * d[1] + F * d[2]) / det;
+	w[2] = (C * d[0] + F * d[1] + I * d[2]) / det;
+	return true;
+}
+
+static int cmp_proj(const void *a, const void *b)
+{
+	float x = ((const float *)a)[0], y = ((const float *)b)[0];
+	return x < y ? -1 : x > y;
+}
+
+/* Whether a point is one of the photo's examples of its white stones or its
+ * wood (gv_classify_colours): read so with GV_PHOTO_TRAIN, and, for the
+ * wood, no whiter around it than the wood (read empty for the glare or the
+ * packed white stones around it, it is an example of neither). */
+static bool example(const gv_point_features *f, unsigned char cell, float conf)
+{
+	if (f->outside || cell == C_BLACK || conf < GV_PHOTO_TRAIN)
+		return false;
+	return cell == C_WHITE || f->around <= 0;
+}
+
+/* See classify.h. */
+int gv_classify_colours(const gv_point_features *f, int size, unsigned char *cells, float *conf)
+{
+	if (!f || !cells || !conf || size < 2 || size > 19)
+		return GV_EINVAL;
+	int n = size * size, nw = 0, ne = 0;
+	double mw[3] = {0, 0, 0}, me[3] = {0, 0, 0};
+	for (int k = 0; k < n; k++) {
+		if (!example(&f[k], cells[k], conf[k]))
+			continue;
+		double *m = cells[k] == C_WHITE ? mw : me;
+		for (int q = 0; q < 3; q++)
+			m[q] += f[k].wc[q];
+		if (cells[k] == C_WHITE)
+			nw++;
+		else
+			ne++;
+	}
+	if (nw < GV_PHOTO_MIN || ne < GV_PHOTO_MIN)
+		return 0;
+	for (int q = 0; q < 3; q++) {
+		mw[q] /= nw;
+		me[q] /= ne;
+	}
+	/* each kind's spread (Sw, Se) and the pooled one (S) */
+	double Sw[9] = {0}, Se[9] = {0}, S[9], d[3], w[3];
+	for (int k = 0; k < n; k++) {
+		if (!example(&f[k], cells[k], conf[k]))
+			continue;
+		const double *m = cells[k] == C_WHITE ? mw : me;
+		double *Sk = cells[k] == C_WHITE ? Sw : Se;
+		double x[3];
+		for (int q = 0; q < 3; q++)
+			x[q] = f[k].wc[q] - m[q];
+		for (int a = 0; a < 3; a++)
+			for (int b = 0; b < 3; b++)
+				Sk[a * 3 + b] += x[a] * x[b];
+	}
+	for (int a = 0; a < 9; a++)
+		S[a] = Sw[a] + Se[a];
+	for (int a = 0; a < 9; a++) {
+		Sw[a] /= nw;
+		Se[a] /= ne;
+	}
+	for (int q = 0; q < 3; q++) {
+		S[q * 4] += 1e-6 * (1 + S[q * 4]);
+		Sw[q * 4] += 1e-6 * (1 + Sw[q * 4]);
+		Se[q * 4] += 1e-6 * (1 + Se[q * 4]);
+		d[q] = mw[q] - me[q];
+	}
+	if (!solve3(S, d, w))
+		return 0;
+	/* the examples along w: (projection, 1 white / 0 empty) pairs */
+	float pr[2 * 19 * 19];
+	int m = 0;
+	double sw = 0, se = 0, pw = 0, pe = 0;
+	for (int k = 0; k < n; k++) {
+		if (!example(&f[k], cells[k], conf[k]))
+			continue;
+		double p = w[0] * f[k].wc[0] + w[1] * f[k].wc[1] + w[2] * f[k].wc[2];
+		pr[2 * m] = (float)p;
+		pr[2 * m + 1] = cells[k] == C_WHITE;
+		m++;
+		if (cells[k] == C_WHITE) {
+			pw += p;
+			sw += p * p;
+		} else {
+			pe += p;
+			se += p * p;
+		}
+	}
+	pw /= nw;
+	pe /= ne;
+	double var = (sw - nw * pw * pw + se - ne * pe * pe) / (nw + ne);
+	double sd = var > 0 ? sqrt(var) : 0;
+	if (!(sd > 0) || pw - pe < GV_PHOTO_APART * sd)
+		return 0;
+	/* the cut that misreads the fewest examples: above it white */
+	qsort(pr, (size_t)m, 2 * sizeof *pr, cmp_proj);
+	int err = ne, best = err;
+	double cut = pr[0] - 1;
+	for (int a = 0; a < m; a++) {
+		/* the cut just above example a */
+		err += pr[2 * a + 1] > 0.5f ? 1 : -1;
+		if (err < best) {
+			best = err;
+			cut = a + 1 < m ? 0.5 * (pr[2 * a] + pr[2 * a + 2]) : pr[2 * a] + sd;
+		}
+	}
+	for (int k = 0; k < n; k++) {
+		if (f[k].outside || cells[k] == C_BLACK || conf[k] >= 0.9f)
+			continue;
+		double p = w[0] * f[k].wc[0] + w[1] * f[k].wc[1] + w[2] * f[k].wc[2];
+		unsigned char c = p > cut ? C_WHITE : C_EMPTY;
+		if (c == cells[k])
+			continue;
+		/* only to a kind whose examples look like it (glare on the wood
+		 * is whiter than the white stones, and no wood either) */
+		const double *m = c == C_WHITE ? mw : me, *Sc = c == C_WHITE ? Sw : Se;
+		double x[3], y[3];
+		for (int q = 0; q < 3; q++)
+			x[q] = f[k].wc[q] - m[q];
+		if (!solve3(Sc, x, y) || x[0] * y[0] + x[1] * y[1] + x[2] * y[2] > GV_PHOTO_TYPICAL)
+			continue;
+		float sure = (float)(fabs(p - cut) / sd / GV_PHOTO_SURE);
+		cells[k] = c;
+		if (sure < conf[k])
+			conf[k] = sure;
+	}
+	return 0;
 }
 
 int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cells, float *conf)

@@ -48,6 +48,10 @@ typedef struct gv_point_features {
 	                 or a sleeve reaching over the edge goes on there, a stone does not); 0 elsewhere */
 	float bu, bv; /* offset (in cells) of the best black placement */
 	float wu, wv; /* offset of the best white placement */
+	float wc[3];  /* the colour of a disc a stone's half wide at the best white placement, channel by
+	                 channel (R, G, B): the log of its ratio to the board's colour there (a coloured
+	                 light's cast cancels; gv_classify_decide judges them against this photo's own
+	                 stones and wood) */
 	bool outside; /* gv_classify_features_within: a stone here would reach beyond the image;
 	                 nothing above is measured (gv_classify_decide reads it empty, confidence 0) */
 } gv_point_features;
@@ -74,5 +78,36 @@ int gv_classify_features_within(const gv_image *rgb, const double H[9], int size
  * (gv_classify is the two in a row): for a caller that looks at the
  * features too. GV_EINVAL for a bad argument, or GV_ENOMEM. */
 int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cells, float *conf);
+
+/* A second look at a reading of gv_classify_decide (cells, conf) by the
+ * photo's own white stones and wood, told apart by colour: the points read
+ * white and read empty with a confidence of GV_PHOTO_TRAIN or more
+ * (tuning.h) are this photo's examples; the direction in the colour of
+ * their best white placement (f[].wc, three channels) that separates them
+ * best (Fisher's discriminant: the pooled spread within each kind inverted
+ * onto the difference of their means) and the cut along it that misreads
+ * the fewest of them decide every point read white or empty that is not
+ * sure (confidence under 0.9), each only to a kind whose examples its
+ * colour is typical of (within GV_PHOTO_TYPICAL, a squared distance in
+ * that kind's own spread: glare on the wood is whiter than the white
+ * stones, and no wood either). Under a coloured light the channel that
+ * tells stones from wood is the light's own (blue, green, the red of
+ * pink...), and packed white stones seen at an angle, whose bodies cover
+ * the squares around them (gv_classify_decide doubts them), are as white
+ * as the photo's other stones. A point whose colour changes keeps the
+ * smaller of its confidence and the discriminant's (its distance from the
+ * cut, in pooled spreads, over GV_PHOTO_SURE): no point becomes sure.
+ * Nothing changes with fewer than GV_PHOTO_MIN examples of either kind, or
+ * kinds less than GV_PHOTO_APART spreads apart. Black points, and points
+ * outside, are left as they are.
+ *
+ * For a grid known to be the board's only (given corners, a grid that
+ * passed its proof): on a lattice off the board's lines its examples are
+ * no wood and no stones, and what it decides makes a wrong lattice read
+ * tidier (the proof reads through gv_classify_decide alone). gv_detect
+ * applies it (the hand-made classifier alone); the frame pipeline does not
+ * yet (README: the photo's own colours). 0, or GV_EINVAL for a bad
+ * argument. */
+int gv_classify_colours(const gv_point_features *f, int size, unsigned char *cells, float *conf);
 
 #endif

@@ -134,6 +134,11 @@ static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool pr
 				out->proof.ok = out->proof.by_stones = 0;
 		}
 	}
+	/* a grid that stands (given, or proved): a second look at its
+	 * reading by this photo's own stones and wood (the hand-made
+	 * classifier's alone) */
+	if (!rc && (!prove || out->proof.ok) && mode == GV_CLASSIFIER_RULES)
+		rc = gv_classify_colours(f, size, out->cells, out->conf);
 	free(f);
 	/* a grid whose outer lines are not all seen (under stones, off the
 	 * photo) may be a line or two off with nothing in the proof to tell:

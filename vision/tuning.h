@@ -324,6 +324,28 @@
  * gobanwatcher/3 that pass that way have at most 11). */
 #define GV_DOUBT_SHARE (1.0 / 30)
 #define GV_DOUBT_CAP 0.8f
+
+/* ---- the photo's own stones and wood, by colour (classify.c photo_colours) ---- */
+
+/* The points read white or empty with at least this confidence are the
+ * photo's examples of its white stones and its wood (at 0.5 a reading
+ * clears its threshold by a quarter; 0.8, GV_DOUBT_CAP, would leave out
+ * every example of a photo in doubt). */
+#define GV_PHOTO_TRAIN 0.5f
+/* Fewer examples than this of either kind (an empty board, the first
+ * moves): the colours are not judged. */
+#define GV_PHOTO_MIN 8
+/* White stones and wood closer than this many pooled spreads along the
+ * direction that separates them best are no two kinds to judge by. */
+#define GV_PHOTO_APART 1.0
+/* A point whose colour the discriminant changes is at most as sure as its
+ * distance from the cut over this many pooled spreads. */
+#define GV_PHOTO_SURE 2.0
+/* A point changes to a kind only where its colour is typical of that kind's
+ * examples: its squared distance from their mean, in their own spread
+ * (Mahalanobis), at most this: 11.3, what 1% of a normal population of
+ * three channels exceeds. By reasoning. */
+#define GV_PHOTO_TYPICAL 11.3
 #define WHITE_HUE_NONE 0.0f
 
 /* ---- a hand or a sleeve over the board's edge (classify.c) ---- */
