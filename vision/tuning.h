@@ -256,6 +256,7 @@
  * cell further from the click (cells). */
 #ifndef GV_REFINE_REACH /* tests/vision_heldout.py builds with other values */
 #define GV_REFINE_REACH 0.7
+#endif
 /* ---- the classifier (classify.c) ---- */
 
 /* A board's cells are this many times longer from player to player than
@@ -267,7 +268,6 @@
  * rules' text, not from photos. */
 #define GV_CELL_ASPECT 1.065
 
-#endif
 /* The polished grid is taken only when its line score beats the clicked
  * one's by this share (by reasoning: noise in the score is smaller). */
 #define GV_REFINE_GAIN 0.02
