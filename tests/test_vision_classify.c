@@ -536,6 +536,27 @@ static void test_drawn_small_board_on_a_pale_cloth(void **s)
 	assert_int_equal(wrong, 0);
 }
 
+/* A black stone whose arms show line contrast over LINE_BLACK (its edge,
+ * seen steeply, through a grid a little off the stones' points:
+ * gobanwatcher/1 orange_2 through its clicked corners) is read empty, the
+ * lines veto black, but not sure: its black alone clears the threshold. An
+ * empty point whose lines show and that has no black is sure as before. */
+static void test_black_vetoed_by_its_lines_is_not_sure(void **s)
+{
+	(void)s;
+	gv_point_features f[81];
+	packed_board(f, 5);
+	set_point(&f[33], -2.0f, 0.7f, -0.3f, 3.0f, 0.3f, -10, -10);
+	unsigned char cells[81];
+	float conf[81];
+	assert_int_equal(gv_classify_decide(f, 9, cells, conf), 0);
+	assert_int_equal(cells[33], 0);
+	assert_true(conf[33] < 0.9f);
+	assert_int_equal(cells[0], 0);
+	assert_true(conf[0] >= 0.9f);
+	packed_stones_read(cells);
+}
+
 /* The second look by the photo's own stones and wood (gv_classify_colours),
  * on a reading made here: a 9x9 board of 40 empty points read sure (the
  * wood: colour 0 in each channel), 12 white stones read sure (brighter
@@ -812,6 +833,7 @@ int main(void)
 	    cmocka_unit_test(test_a_black_as_dark_as_the_stones_keeps_its_stone),
 	    cmocka_unit_test(test_drawn_hand_over_the_edge_is_not_sure),
 	    cmocka_unit_test(test_drawn_small_board_on_a_pale_cloth),
+	    cmocka_unit_test(test_black_vetoed_by_its_lines_is_not_sure),
 	    cmocka_unit_test(test_colours_judged_by_the_photos_own_stones),
 	    cmocka_unit_test(test_bad_arguments),
 	    cmocka_unit_test(test_real_photos_with_hand_corners),

@@ -1219,6 +1219,16 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 			 * middles: either, not sure */
 			if (cells[k] == C_EMPTY && f[k].around > 0 && f[k].white > tw && c > GV_DOUBT_CAP)
 				c = GV_DOUBT_CAP;
+			/* read empty only because its lines show, where its black
+			 * alone clears the threshold and its own centre is dark
+			 * (lines never darken the quadrants, which lie off them):
+			 * a black stone's edge seen steeply through a grid a
+			 * little off its points makes arms of line contrast too
+			 * (gobanwatcher/1 orange_2 through its clicked corners:
+			 * nine black stones read empty with 1.0), so not sure */
+			if (cells[k] == C_EMPTY && f[k].line > LINE_BLACK && f[k].bright < DARK_CENTRE &&
+			    black_evidence(f[k].black, f[k].line) > tbk[k] && c > GV_DOUBT_CAP)
+				c = GV_DOUBT_CAP;
 			conf[k] = f[k].outside ? 0 : c > 1 ? 1 : c < 0 ? 0 : c;
 		}
 	if (conf)

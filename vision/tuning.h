@@ -271,6 +271,21 @@
 /* The polished grid is taken only when its line score beats the clicked
  * one's by this share (by reasoning: noise in the score is smaller). */
 #define GV_REFINE_GAIN 0.02
+/* ... and only when the polish lands in the same place, within
+ * GV_REFINE_AGREE cell, from four more starts GV_REFINE_JITTER cell to
+ * each side of the clicks (half the window's step, so that the window
+ * samples other places): where the lines hardly show, the polish goes
+ * wherever the grain of a flat score puts it (detect.c polish_clicks).
+ * The same place: each landing within a window step (GV_REFINE_GRID) of
+ * the peak, so two of them within two. By reasoning; measured at 0.1,
+ * 0.2 and 0.3 on gobanwatcher's clicked corners (README: the clicked
+ * corners' polish), so not held out there. */
+#ifndef GV_REFINE_JITTER
+#define GV_REFINE_JITTER 0.05
+#endif
+#ifndef GV_REFINE_AGREE
+#define GV_REFINE_AGREE 0.2
+#endif
 
 /* ---- the classifier under coloured light (classify.c) ---- */
 
