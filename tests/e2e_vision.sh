@@ -251,10 +251,11 @@ done <<<"$sources"
 # (raised on 2026-12-06 with the second look by the photo's own colours:
 # gobanwatcher/1 5194 -> 5380, gobanwatcher/3 6128 -> 6131; then with the
 # polish kept only where it lands alike from other starts, gobanwatcher/1
-# 5380 -> 5477, its sure points 325 -> 647, 2 of them wrong as before)
+# 5380 -> 5477, its sure points 325 -> 647, 2 of them wrong as before;
+# 5472 with the colour from the white evidence's own patches)
 #               points right  sure_wrong at most
 clicked_floors='
-gobanwatcher/1  5471          3
+gobanwatcher/1  5466          3
 gobanwatcher/3  6128          2
 '
 while read -r name floor sfloor; do

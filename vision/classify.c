@@ -86,9 +86,6 @@ enum { C_EMPTY = 0, C_BLACK = 1, C_WHITE = 2 };
  * within noise) may be a shadow: it must be as dark as this photo's clear
  * stones (a share of them) to be a stone. */
 #define SHADOW_HUE (-0.05f)
-/* Radius (cells) of the disc whose colour is taken at the best white
- * placement (gv_point_features.wc): half a stone's, well inside it. */
-#define WHITE_DISC 0.25
 /* Height of a stone's middle over the board, in cells (a stone is about
  * 0.4 cell thick). */
 #ifndef STONE_MIDDLE
@@ -109,26 +106,6 @@ static void bd_rgb(const sampler *s, double u, double v, float out[3])
 		return;
 	}
 	gv_px_rgb(s->im, x, y, out);
-}
-
-/* The mean colour of a disc of radius r (cells) around board point (u, v):
- * 21 samples, a 5 x 5 lattice of step r / 2 within the disc. */
-static void disc_rgb(const sampler *s, double u, double v, double r, float out[3])
-{
-	float acc[3] = {0, 0, 0};
-	int n = 0;
-	for (int b = -2; b <= 2; b++)
-		for (int a = -2; a <= 2; a++) {
-			if (a * a + b * b > 5)
-				continue;
-			float c[3];
-			bd_rgb(s, u + 0.5 * r * a, v + 0.5 * r * b, c);
-			for (int q = 0; q < 3; q++)
-				acc[q] += c[q];
-			n++;
-		}
-	for (int q = 0; q < 3; q++)
-		out[q] = acc[q] / (float)n;
 }
 
 static float lum(const float c[3])
@@ -298,8 +275,10 @@ static void board_at(const board_model *m, double u, double v, double *L, double
 }
 
 /* Four quadrant patches around board point (cu, cv): log brightness over
- * the board's and yellowness minus the board's. */
-static void quadrants(const sampler *s, const board_model *m, double cu, double cv, float qb[4], float qy[4])
+ * the board's and yellowness minus the board's; rgb (may be NULL) the mean
+ * colour of the four. */
+static void quadrants(const sampler *s, const board_model *m, double cu, double cv, float qb[4], float qy[4],
+                      float *rgb)
 {
 	double bl = 0, by = 0;
 	board_at(m, cu, cv, &bl, &by);
@@ -340,6 +319,9 @@ static void quadrants(const sampler *s, const board_model *m, double cu, double 
 			_mm_storeu_ps(c, _mm_div_ps(acc, _mm_set1_ps(9.0f)));
 			qb[q] = (float)log((lum(c) + 1) / (bl + 1));
 			qy[q] = (float)(yel(c) - by);
+			if (rgb)
+				for (int t = 0; t < 3; t++)
+					rgb[t] = (q ? rgb[t] : 0) + 0.25f * c[t];
 		}
 		return;
 	}
@@ -361,6 +343,9 @@ static void quadrants(const sampler *s, const board_model *m, double cu, double 
 			acc[t] /= 9.0f;
 		qb[q] = (float)log((lum(acc) + 1) / (bl + 1));
 		qy[q] = (float)(yel(acc) - by);
+		if (rgb)
+			for (int t = 0; t < 3; t++)
+				rgb[t] = (q ? rgb[t] : 0) + 0.25f * acc[t];
 	}
 }
 
@@ -399,7 +384,7 @@ static float white_hue_weight(const sampler *s, const board_model *m, int size, 
 			if (out && out[j * size + i])
 				continue;
 			float qb[4], qy[4];
-			quadrants(s, m, i + eu[j * size + i], j + ev[j * size + i], qb, qy);
+			quadrants(s, m, i + eu[j * size + i], j + ev[j * size + i], qb, qy, NULL);
 			sort4(qb);
 			sort4(qy);
 			if (qb[0] > WHITE_HUE_BRIGHT)
@@ -717,7 +702,7 @@ static int features(const gv_image *rgb, const double H[9], int size, gv_point_f
 				bl = 1;
 			/* 2a. the quadrants around the point itself */
 			float qb[4], qyl[4];
-			quadrants(&s, &m, i, j, qb, qyl);
+			quadrants(&s, &m, i, j, qb, qyl, NULL);
 			float sb[4], syl[4];
 			memcpy(sb, qb, sizeof sb);
 			memcpy(syl, qyl, sizeof syl);
@@ -752,7 +737,7 @@ static int features(const gv_image *rgb, const double H[9], int size, gv_point_f
 				double bu = i + du * GV_BEYOND_CELLS, bv = j + dv * GV_BEYOND_CELLS;
 				if (within && !box_inside(rgb, H, bu - 0.25, bu + 0.25, bv - 0.25, bv + 0.25))
 					continue;
-				quadrants(&s, &m, bu, bv, qb, qyl);
+				quadrants(&s, &m, bu, bv, qb, qyl, NULL);
 				float wh[4];
 				for (int q = 0; q < 4; q++)
 					wh[q] = whiteness(qb[q], qyl[q], lam);
@@ -768,6 +753,7 @@ static int features(const gv_image *rgb, const double H[9], int size, gv_point_f
 			f->black = -1e9f;
 			f->white = -1e9f;
 			float wout = -1e9f, wou = 0, wov = 0; /* the best white placement off the outer lines */
+			float wrgb[3] = {0, 0, 0};             /* the colour at the best white placement on the board */
 			for (int ob = -2; ob <= 2; ob++)
 				for (int oa = -2; oa <= 2; oa++) {
 					/* off the grid's outer lines lie the board's margin
@@ -779,7 +765,8 @@ static int features(const gv_image *rgb, const double H[9], int size, gv_point_f
 					               (j == size - 1 && ob > 0);
 					double du = 0.15 * oa + pu, dv = 0.15 * ob + pv;
 					float pen = (float)(0.5 * ((du - pu) * (du - pu) + (dv - pv) * (dv - pv)));
-					quadrants(&s, &m, i + du, j + dv, qb, qyl);
+					float rgb[3];
+					quadrants(&s, &m, i + du, j + dv, qb, qyl, rgb);
 					float d[4], wh[4];
 					for (int q = 0; q < 4; q++) {
 						d[q] = -qb[q];
@@ -807,16 +794,13 @@ static int features(const gv_image *rgb, const double H[9], int size, gv_point_f
 						f->white = ew;
 						f->wu = (float)du;
 						f->wv = (float)dv;
+						memcpy(wrgb, rgb, sizeof wrgb);
 					}
 				}
-			/* the colour at the best white placement, against the
-			 * wood's at the local brightness */
-			{
-				float c[3];
-				disc_rgb(&s, i + f->wu, j + f->wv, WHITE_DISC, c);
-				for (int q = 0; q < 3; q++)
-					f->wc[q] = (float)log((c[q] + 1) / (wood[q] * bl / wood_l + 1));
-			}
+			/* the colour at the best white placement (its four
+			 * patches), against the wood's at the local brightness */
+			for (int q = 0; q < 3; q++)
+				f->wc[q] = (float)log((wrgb[q] + 1) / (wood[q] * bl / wood_l + 1));
 			/* 2c. the line arms */
 			float arm[4];
 			int na = 0;

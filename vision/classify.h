@@ -48,10 +48,10 @@ typedef struct gv_point_features {
 	                 or a sleeve reaching over the edge goes on there, a stone does not); 0 elsewhere */
 	float bu, bv; /* offset (in cells) of the best black placement */
 	float wu, wv; /* offset of the best white placement */
-	float wc[3];  /* the colour of a disc a stone's half wide at the best white placement, channel by
-	                 channel (R, G, B): the log of its ratio to the board's colour there (a coloured
-	                 light's cast cancels; gv_classify_decide judges them against this photo's own
-	                 stones and wood) */
+	float wc[3];  /* the colour at the best white placement (the mean of its four patches), channel
+	                 by channel (R, G, B): the log of its ratio to the board's colour there (a
+	                 coloured light's cast cancels; gv_classify_colours judges them against this
+	                 photo's own stones and wood) */
 	bool outside; /* gv_classify_features_within: a stone here would reach beyond the image;
 	                 nothing above is measured (gv_classify_decide reads it empty, confidence 0) */
 } gv_point_features;
