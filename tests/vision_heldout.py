@@ -36,6 +36,14 @@ CANDIDATES = [
     {"WHITE_HUE_BRIGHT": "0.22f"},
     {"WOOD_LOCAL": "100.0"},  # a square's own value wherever it agrees (as before)
     {"GV_REFINE_REACH": "1.0"},
+    # the clicked corners' polish kept where it lands alike from other
+    # starts (detect.c polish_clicks): the tolerance
+    {"GV_REFINE_AGREE": "0.1"},
+    {"GV_REFINE_AGREE": "0.3"},
+    # the second look by the photo's own colours (classify.c
+    # gv_classify_colours): the confidence of its examples
+    {"GV_PHOTO_TRAIN": "0.3f"},
+    {"GV_PHOTO_TRAIN": "0.8f"},
 ]
 
 # the sources of the issue: gomrade's folders are one source
