@@ -5,7 +5,7 @@
 # the referee on them with goref eval-video: the drift figures of README's
 # issue 12 section come from this script, run the same way every time.
 #
-# usage: samples/eval_drift.sh [-b BUILD] [-o OUTDIR] [-n GAMES] [-s SEED] [-d DRIFT] [-N NOISE] [-m MOVES] [-z SIZE] [-l] [-k]
+# usage: samples/eval_drift.sh [-b BUILD] [-o OUTDIR] [-n GAMES] [-s SEED] [-d DRIFT] [-N NOISE] [-m MOVES] [-z SIZE] [-l] [-t R,G,B] [-k]
 #
 #   -b BUILD   the build folder with goref and goref-render (default build)
 #   -o OUTDIR  where the rendered games go (default /tmp/goref-eval-drift)
@@ -21,6 +21,8 @@
 #              paper) or 13 (a 13x13 board, 640x480, no paper)
 #   -l         slowly changing light and a moving shadow band
 #              (goref-render --light; default steady light)
+#   -t R,G,B   a coloured light, each channel's gain (goref-render --tint;
+#              e.g. 0.6,0.75,0.05 green; default white)
 #   -k         keep games already rendered in OUTDIR (same recipe)
 #
 # Odd games are clean (no violation: a referee must rule nothing); even
@@ -28,8 +30,8 @@
 # 10 to 29 (9x9; 13x13: 10 to 39). The last line is eval-video's total over all games.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
-build=build out=/tmp/goref-eval-drift games=8 seed=201 drift=12 noise=0 moves=40 size=9 light=0 keep=0
-while getopts "b:o:n:s:d:N:m:z:lkh" opt; do
+build=build out=/tmp/goref-eval-drift games=8 seed=201 drift=12 noise=0 moves=40 size=9 light=0 tint='' keep=0
+while getopts "b:o:n:s:d:N:m:z:lt:kh" opt; do
 	case $opt in
 	b) build=$OPTARG ;;
 	o) out=$OPTARG ;;
@@ -40,8 +42,9 @@ while getopts "b:o:n:s:d:N:m:z:lkh" opt; do
 	m) moves=$OPTARG ;;
 	z) size=$OPTARG ;;
 	l) light=1 ;;
+	t) tint=$OPTARG ;;
 	k) keep=1 ;;
-	h) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	h) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) exit 64 ;;
 	esac
 done
@@ -82,6 +85,10 @@ for i in $(seq 1 "$games"); do
 	if [ "$light" -eq 1 ]; then
 		d=$d-l
 		grain="$grain --light"
+	fi
+	if [ -n "$tint" ]; then
+		d=$d-t$tint
+		grain="$grain --tint $tint"
 	fi
 	recipe="--seed $s --moves $moves $view --drift $drift$grain ${inj[*]} $sgf"
 	if [ "$keep" -eq 1 ] && [ -f "$d/recipe" ] && [ "$(cat "$d/recipe")" = "$recipe" ]; then

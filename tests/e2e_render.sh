@@ -74,6 +74,24 @@ if [ "$(ls "$tmp/l" | grep -c '\.jpg$')" -eq 1 ] && cmp -s "$tmp/a/$last" "$tmp/
 	bad "--last-only: not the same last frame ($last)"
 fi
 
+# --- a coloured light (--tint): each channel by its gain, the blue of a
+# lamp with none of it nearly gone, red and green as in white light; bad
+# gains refused
+means() { # FILE: the mean of each channel of raw RGB frames
+	od -An -v -tu1 -w3 "$1" | awk '{ r += $1; g += $2; b += $3 } END { printf "%d %d %d", r / NR, g / NR, b / NR }'
+}
+run "white light" 0 "$render" --quiet --seed 3 --moves 3 --width 160 --height 90 --no-hands --last-only --format rgb24 "$game" "$tmp/tw"
+run "tinted light" 0 "$render" --quiet --seed 3 --moves 3 --width 160 --height 90 --no-hands --last-only --format rgb24 \
+	--tint 1,1,0.1 "$game" "$tmp/tt"
+read -r wr wg wb <<<"$(means "$tmp/tw/frames.rgb")"
+read -r tr tg tb <<<"$(means "$tmp/tt/frames.rgb")"
+if [ "$wb" -gt 20 ] && [ $((tb * 5)) -lt "$wb" ] && [ $((tr - wr)) -le 1 ] && [ $((wr - tr)) -le 1 ] &&
+	[ $((tg - wg)) -le 1 ] && [ $((wg - tg)) -le 1 ]; then ok; else
+	bad "--tint 1,1,0.1: channel means $tr $tg $tb against $wr $wg $wb in white light"
+fi
+run "tint of two gains" 2 "$render" --tint 1,1 "$game" "$tmp/tx"
+run "tint over 2" 2 "$render" --tint 1,1,3 "$game" "$tmp/tx"
+
 # --- random violations, passes, PNG, no hands
 run "violations" 0 "$render" --quiet --no-hands --format png --seed 2 --violations 2 --width 160 --height 90 \
 	"$game" "$tmp/v"

@@ -42,6 +42,8 @@ static void usage(FILE *f)
 	        "  --distortion K1    radial lens distortion (default random -0.04..0.01)\n"
 	        "  --light            slowly changing light and a moving shadow band\n"
 	        "  --no-light         steady light (the default)\n"
+	        "  --tint R,G,B       a coloured light: each channel's gain, 0..2\n"
+	        "                     (e.g. 0.55,0.15,1 violet; default white)\n"
 	        "  --board-lines L    the game is played in an area of a larger board\n"
 	        "                     of L lines (e.g. a 9x9 game on a 19x19 board)\n"
 	        "  --paper            white paper over the board outside the game's area\n"
@@ -179,6 +181,16 @@ int main(int argc, char **argv)
 			o.scene.light = true;
 		} else if (!strcmp(a, "--no-light")) {
 			o.scene.light = false;
+		} else if (!strcmp(a, "--tint")) {
+			NEEDARG();
+			const char *v = argv[++i];
+			double *t = o.scene.tint;
+			int used = 0;
+			if (sscanf(v, "%lf,%lf,%lf%n", &t[0], &t[1], &t[2], &used) != 3 || v[used] || !(t[0] >= 0 && t[0] <= 2) ||
+			    !(t[1] >= 0 && t[1] <= 2) || !(t[2] >= 0 && t[2] <= 2)) {
+				fprintf(stderr, "goref-render: --tint: '%s' is not three gains R,G,B in 0..2\n", v);
+				return 2;
+			}
 		} else if (!strcmp(a, "--board-lines")) {
 			NEEDARG();
 			double v;

@@ -723,6 +723,22 @@ void rs_scene_frame(rs_scene *s, const rs_hand *h, long f, double t, gv_image *o
 						o[k] = to8(c[k]);
 			}
 	}
+	/* a coloured light: each channel by its gain, before the sensor's
+	 * noise */
+	if (s->p.tint[0] > 0 || s->p.tint[1] > 0 || s->p.tint[2] > 0) {
+		short tl[3][256];
+		for (int k = 0; k < 3; k++)
+			for (int v = 0; v < 256; v++) {
+				long q = lrint(v * s->p.tint[k]);
+				tl[k][v] = (short)(q > 255 ? 255 : q);
+			}
+		for (int y = 0; y < s->H; y++) {
+			unsigned char *o = out->data + (size_t)y * out->stride;
+			for (int x = 0; x < s->W; x++)
+				for (int k = 0; k < 3; k++)
+					o[3 * x + k] = (unsigned char)tl[k][o[3 * x + k]];
+		}
+	}
 	/* light and noise in one pass */
 	double glob = 1;
 	if (s->p.light)

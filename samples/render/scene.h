@@ -46,6 +46,8 @@ typedef struct rs_scene_params {
 	double k1;         /* radial distortion (normalised coordinates) */
 	double noise;      /* Gaussian sensor noise sigma, grey levels */
 	bool light;        /* slow global light change and a moving shadow band */
+	double tint[3];    /* a coloured light: each channel's gain (R, G, B), as a
+	                      lamp of that colour gives it; all 0: white light */
 	int board_lines;   /* the physical board's lines (0: size); a larger
 	                      board holds the game in a size x size area of it */
 	bool paper;        /* white paper over the board outside the game's area
