@@ -13,20 +13,10 @@
 # not rendered again) and set/ the photos with their labels.
 set -eu
 cd "$(dirname "$0")/.."
-build=build
-out=/tmp/goref-eval-floor
-while getopts b:o: opt; do
-	case $opt in
-	b) build=$OPTARG ;;
-	o) out=$OPTARG ;;
-	*) echo "usage: $0 [-b BUILD] [-o OUTDIR] [SEED...]" >&2; exit 64 ;;
-	esac
-done
+. samples/lib_render_eval.sh
+render_eval_opts /tmp/goref-eval-floor "[-b BUILD] [-o OUTDIR] [SEED...]" "$@"
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || set -- 1 2 3 4 5 6 7 8
-for b in "$build/goref" "$build/goref-render"; do
-	[ -x "$b" ] || { echo "$0: $b is missing (build first)" >&2; exit 2; }
-done
 game=$(ls tests/fixtures/selfplay/19x19-*.sgf | head -n 1)
 mkdir -p "$out/set"
 for seed in "$@"; do

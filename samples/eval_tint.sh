@@ -14,18 +14,8 @@
 # not rendered again). Prints goref eval's total for each light.
 set -eu
 cd "$(dirname "$0")/.."
-build=build
-out=/tmp/goref-eval-tint
-while getopts b:o: opt; do
-	case $opt in
-	b) build=$OPTARG ;;
-	o) out=$OPTARG ;;
-	*) echo "usage: $0 [-b BUILD] [-o OUTDIR]" >&2; exit 64 ;;
-	esac
-done
-for b in "$build/goref" "$build/goref-render"; do
-	[ -x "$b" ] || { echo "$0: $b is missing (build first)" >&2; exit 2; }
-done
+. samples/lib_render_eval.sh
+render_eval_opts /tmp/goref-eval-tint "[-b BUILD] [-o OUTDIR]" "$@"
 # name, gains R,G,B, extra render options
 lights='
 white 1,1,1
