@@ -1,7 +1,9 @@
+# shellcheck shell=sh
 # Shared by samples/eval_floor.sh and samples/eval_tint.sh (sourced, POSIX sh):
 # their options -b BUILD and -o OUTDIR, and the check that BUILD holds goref
 # and goref-render. Usage: render_eval_opts DEFAULT_OUT USAGE "$@"; then
 # shift $((OPTIND - 1)) for the arguments left.
+# shellcheck disable=SC2034 # out and build are the caller's
 render_eval_opts() {
 	out=$1 usage=$2
 	shift 2
