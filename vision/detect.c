@@ -42,12 +42,7 @@ static int polish_clicks(const gv_image *img, int size, const unsigned char *emp
 	double p[8];
 	memcpy(p, c, sizeof p);
 	int rc = gv_refine_corners(img, size, empty, p, err, cap);
-	double cell = 1e9;
-	for (int k = 0; k < 4; k++) {
-		double d = hypot(c[(2 * k + 2) % 8] - c[2 * k], c[(2 * k + 3) % 8] - c[2 * k + 1]) / (size - 1);
-		if (d < cell)
-			cell = d;
-	}
+	double cell = gv_corners_cell_min(c, size);
 	static const int side[4][2] = {{1, 1}, {-1, -1}, {1, -1}, {-1, 1}};
 	for (int s = 0; s < 4 && !rc; s++) {
 		double q[8];

@@ -170,6 +170,18 @@ double gv_corners_cell(const double corners[8], int size)
 	return per / 4 / (size - 1);
 }
 
+double gv_corners_cell_min(const double corners[8], int size)
+{
+	double side = INFINITY;
+	for (int k = 0; k < 4; k++) {
+		int l = (k + 1) % 4;
+		double d = hypot(corners[2 * l] - corners[2 * k], corners[2 * l + 1] - corners[2 * k + 1]);
+		if (d < side)
+			side = d;
+	}
+	return side / (size - 1);
+}
+
 bool gv_corners_check(const double c[8], int width, int height, char *err, size_t cap)
 {
 	static const char *const names[4] = {"top-left", "top-right", "bottom-right", "bottom-left"};

@@ -58,6 +58,9 @@ void gv_h_corners(const double H[9], int size, double corners[8]);
 /* A grid's mean cell side in pixels: its four sides' lengths (corners
  * clockwise, x y each) over 4 (size - 1). */
 double gv_corners_cell(const double corners[8], int size);
+/* The same at the grid's shortest side: its length over size - 1 (the
+ * smallest cells, seen farthest from the camera). */
+double gv_corners_cell_min(const double corners[8], int size);
 
 /* Whether four grid corners given by a person (x y clockwise from the
  * top-left, pixels) can be a grid in a width x height photo: numbers, inside

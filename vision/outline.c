@@ -427,12 +427,7 @@ int gv_refine_corners_shared(const gv_image *img, const gv_image *grey_work, int
 	if (gv_h_from_corners(c, size, H)) {
 		double start = grid_score(small, H, size, empty);
 		/* the cell's size at its smallest side of the grid */
-		double cell = 1e9;
-		for (int k = 0; k < 4; k++) {
-			double d = hypot(c[(2 * k + 2) % 8] - c[2 * k], c[(2 * k + 3) % 8] - c[2 * k + 1]) / (size - 1);
-			if (d < cell)
-				cell = d;
-		}
+		double cell = gv_corners_cell_min(c, size);
 		double p[8];
 		memcpy(p, c, sizeof p);
 		/* each corner in turn over a window around the click, the others

@@ -339,8 +339,9 @@
  * gobanwatcher/3 that pass that way have at most 11). */
 #define GV_DOUBT_SHARE (1.0 / 30)
 #define GV_DOUBT_CAP 0.8f
+#define WHITE_HUE_NONE 0.0f
 
-/* ---- the photo's own stones and wood, by colour (classify.c photo_colours) ---- */
+/* ---- the photo's own stones and wood, by colour (classify.c gv_classify_colours) ---- */
 
 /* The points read white or empty with at least this confidence are the
  * photo's examples of its white stones and its wood (at 0.5 a reading
@@ -363,7 +364,6 @@
  * (Mahalanobis), at most this: 11.3, what 1% of a normal population of
  * three channels exceeds. By reasoning. */
 #define GV_PHOTO_TYPICAL 11.3
-#define WHITE_HUE_NONE 0.0f
 
 /* ---- a hand or a sleeve over the board's edge (classify.c) ---- */
 
