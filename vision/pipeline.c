@@ -90,6 +90,7 @@ struct gv_pipeline {
 	long feat_spell;          /* in which still spell */
 	gv_point_features feat[NPT];
 	float feat_pt[NPT];       /* each point's patch grey when its features were taken */
+	float feat_rgb[NPT][3];   /* and its colour */
 	bool doubt[NPT];          /* read hidden, covered or unsure last time: classified again */
 	double check_t;           /* when the grid was last searched for by the clock (not by a drop) */
 	double empty_t;           /* when the first frame showed an empty board (-1: it did not) */
@@ -791,6 +792,50 @@ static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float c
  * empty. Line contrast under this is no line (empty points on real photos
  * show 0.14 and more, under a hand 0.0 +- 0.05). */
 #define COVERED_LINE 0.08f
+
+/* A point read empty, or white but unsure, with no lines showing, alone
+ * (none of the eight around it so but white stones already observed) and with none of its four squares hidden, where it is no
+ * darker than the board and its white evidence is at least
+ * GV_COVERED_WHITE with less black: a white stone the classifier's
+ * thresholds missed (under a green lamp a white stone is hardly brighter
+ * than the wood, no greyer, and one in a nook of black stones reads white
+ * evidence 0.8-1.6 against the 1.8 it needs), not a hand: a hand of the
+ * wood's colour covers several points, one of another colour hides the
+ * squares. Read white, just sure enough to be taken (GV_CHANGE_CONF).
+ * Returns how many. */
+static int covered_white(const gv_pipeline *p, double t, unsigned char *cells, float *conf,
+                         const gv_point_features *feat, const bool *hid)
+{
+	int n = p->size, m = n + 1, found = 0;
+	bool cov[NPT];
+	for (int k = 0; k < n * n; k++)
+		cov[k] = (cells[k] == 0 || (cells[k] == 2 && conf[k] < GV_CHANGE_CONF)) && !feat[k].outside &&
+		         feat[k].line < COVERED_LINE;
+	for (int k = 0; k < n * n; k++) {
+		if (!cov[k] || feat[k].bright <= 0 || feat[k].white < GV_COVERED_WHITE || feat[k].black >= feat[k].white)
+			continue;
+		int i = k % n, j = k / n;
+		bool alone = true;
+		for (int a = -1; a <= 1 && alone; a++)
+			for (int b = -1; b <= 1 && alone; b++) {
+				int ii = i + b, jj = j + a;
+				if ((a || b) && ii >= 0 && jj >= 0 && ii < n && jj < n && cov[jj * n + ii] &&
+				    p->cells[jj * n + ii] != 2)
+					alone = false;
+			}
+		for (int a = 0; a < 2 && alone; a++)
+			for (int b = 0; b < 2 && alone; b++)
+				alone = !hid[(j + a) * m + (i + b)];
+		if (!alone)
+			continue;
+		cells[k] = 2;
+		conf[k] = GV_CHANGE_CONF;
+		found++;
+		tr(p, "t %.2f %d,%d: lines covered, nothing over the board around, white %.2f: a white stone", t, i, j,
+		   feat[k].white);
+	}
+	return found;
+}
 /* Marks the squares around the covered points hidden; returns how many
  * squares that adds. A point covered in three still spells in a row, or
  * for the stuck time, is a spot of the board without lines (a worn board, a
@@ -1044,12 +1089,13 @@ static bool lines_gone(const gv_pipeline *p, double a)
 /* The features of the points in redo (every point when NULL) were taken
  * now, on patches ptg: their patches, the time of a full reading, and the
  * count of points classified. */
-static void features_taken(gv_pipeline *p, const float *ptg, const bool *redo, double t)
+static void features_taken(gv_pipeline *p, const float *ptg, const float (*ptc)[3], const bool *redo, double t)
 {
 	int n = p->size;
 	for (int k = 0; k < n * n; k++)
 		if (!redo || redo[k]) {
 			p->feat_pt[k] = ptg[k];
+			memcpy(p->feat_rgb[k], ptc[k], sizeof ptc[k]);
 			p->st.classified++;
 		}
 	if (!redo) {
@@ -1078,7 +1124,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	 * whose patch (or a neighbour's: a stone seen at an angle leans over)
 	 * changed since their features were taken are classified again, the
 	 * light's change taken out; every point every few seconds */
-	float ptg[NPT];
+	float ptg[NPT], ptc[NPT][3];
 	bool redo[NPT];
 	bool clock_due = p->o.relocate && p->have_obs && t - p->check_t >= GV_SEARCH_EVERY_S;
 	bool all = !p->have_feat || t - p->feat_full_t >= GV_RECLASSIFY_EVERY_S || sparse || p->o.stills;
@@ -1087,13 +1133,21 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	 * clock leaves the search by the clock to the next reading (a frame's
 	 * cost is the camera's budget; drift is a pixel a minute) */
 	bool heavy = all && p->have_feat && !sparse && !p->o.stills;
-	for (int k = 0; k < n * n; k++)
-		ptg[k] = patch_grey(f, &p->pt[k], PS * PS, p->box);
+	for (int k = 0; k < n * n; k++) {
+		patch_rgb(f, &p->pt[k], PS * PS, p->box, ptc[k]);
+		ptg[k] = ptc[k][0] < 0 ? -1 : (ptc[k][0] + 2 * ptc[k][1] + ptc[k][2]) / 4;
+	}
 	if (!all) {
 		float gain = light_gain(ptg, p->feat_pt, n * n);
 		bool ch[NPT];
-		for (int k = 0; k < n * n; k++)
-			ch[k] = ptg[k] < 0 || p->feat_pt[k] < 0 || fabsf(ptg[k] - gain * p->feat_pt[k]) > (float)p->o.motion;
+		for (int k = 0; k < n * n; k++) {
+			ch[k] = ptg[k] < 0 || p->feat_pt[k] < 0;
+			for (int c = 0; c < 3 && !ch[k]; c++) {
+				float lit = p->feat_rgb[k][c] / GV_REDO_LIT_GREY;
+				float thr = (float)p->o.motion * (lit > 1 ? 1 : lit < 0.25f ? 0.25f : lit);
+				ch[k] = fabsf(ptc[k][c] - gain * p->feat_rgb[k][c]) > thr;
+			}
+		}
 		for (int j = 0; j < n; j++)
 			for (int i = 0; i < n; i++) {
 				bool r = false;
@@ -1111,7 +1165,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	}
 	int rc = gv_classify_features_within(f, p->H, n, feat, all ? NULL : redo);
 	if (rc == 0)
-		features_taken(p, ptg, all ? NULL : redo, t);
+		features_taken(p, ptg, (const float(*)[3])ptc, all ? NULL : redo, t);
 	if (rc == GV_EINVAL) { /* too much of the grid lies beyond the image */
 		tr(p, "t %.2f reading: the grid lies beyond the frame: searched for again", t);
 		p->located = false;
@@ -1243,7 +1297,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 				memcpy(cells, cells0, sizeof cells);
 				memcpy(conf, conf0, sizeof conf);
 				memcpy(feat, feat0, sizeof feat);
-				features_taken(p, ptg, NULL, t);
+				features_taken(p, ptg, (const float(*)[3])ptc, NULL, t);
 				all = true;
 				align = alignment(p, cells, feat);
 			}
@@ -1310,8 +1364,11 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 					memcpy(cells, cells2, sizeof cells);
 					memcpy(conf, conf2, sizeof conf);
 					memcpy(feat, feat2, sizeof feat);
-					for (int k = 0; k < n * n; k++)
-						p->feat_pt[k] = patch_grey(f, &p->pt[k], PS * PS, p->box);
+					for (int k = 0; k < n * n; k++) {
+						patch_rgb(f, &p->pt[k], PS * PS, p->box, p->feat_rgb[k]);
+						p->feat_pt[k] = p->feat_rgb[k][0] < 0 ? -1
+						                : (p->feat_rgb[k][0] + 2 * p->feat_rgb[k][1] + p->feat_rgb[k][2]) / 4;
+					}
 					p->feat_full_t = t;
 					/* the same board from the new grid: the hue of the
 					 * square middles does not depend on where exactly
@@ -1351,6 +1408,8 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	 * read unsurely (under GV_CHANGE_CONF) is held as last seen below, so
 	 * no change (a stone at the frame's edge read empty once, beside a
 	 * margin square whose sampling moved with the grid) */
+	if (p->have_obs)
+		covered_white(p, t, cells, conf, feat, hid);
 	unsigned char taken[NPT];
 	for (int k = 0; k < n * n; k++)
 		taken[k] = p->have_obs && cells[k] != p->cells[k] && conf[k] < GV_CHANGE_CONF ? p->cells[k] : cells[k];

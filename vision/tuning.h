@@ -498,6 +498,16 @@
  * at 0.02-0.27. Chosen as "more likely than not", not tuned. */
 #define GV_CHANGE_CONF 0.5f
 
+/* A point read empty whose lines are covered, alone and with nothing over
+ * the squares around it, is read white (pipeline.c, covered_white) when it
+ * is no darker than the board and its white evidence is at least this: half
+ * the 1.8 the classifier asks of a white stone (classify.c), as a point
+ * whose lines are hidden gets up to a bonus of 1.0 there. Chosen as that
+ * half, not tuned; under a green lamp (samples/eval_drift.sh -t) the white
+ * stones so read showed 0.97-1.55, empty points so covered 0.52 and less
+ * (and darker than the board: excluded by the brightness too). */
+#define GV_COVERED_WHITE 0.9f
+
 /* The grid in use is searched for again when its lines' median contrast on
  * the points read empty falls under this share of what it was after the
  * last search (a grid a fifth of a cell off loses its lines: the contrast
@@ -578,5 +588,15 @@
  * model is measured anew at every reading), in the reading that searches
  * for the grid by the clock. Chosen by reasoning. */
 #define GV_RECLASSIFY_EVERY_S 15.0
+
+/* ... the motion threshold in grey levels as it stands for a patch at this
+ * grey or brighter; on a darker patch, in proportion (down to a quarter):
+ * a dim or coloured light shrinks every change with the patch's own
+ * brightness (under a green lamp a white stone put on a point of wood at
+ * grey 97 changed its patch by 7.9 levels, under the 8 of the motion
+ * threshold: the point kept its empty features for six seconds, and the
+ * move was ruled a second move in a row). Mid-grey, by reasoning; only
+ * more points classified again, never fewer. */
+#define GV_REDO_LIT_GREY 128.0f
 
 #endif
