@@ -100,6 +100,29 @@ run "eval-video wobble 15" 0 "$goref" eval-video --json --board 9 "$tmp/w15a" "$
 grep '^{"total"' "$tmp/out" >"$tmp/total"
 has "eval-video wobble 15 moves" total '"true_moves":160,"moves_right":160,"extra_moves":0'
 has "eval-video wobble 15 rulings" total '"true_rulings":3,"rulings_found":3,"false_rulings":0'
+# under coloured lamps (eval_drift.sh -t, goref-render --tint): a white stone
+# on the wood changed its patch's grey by less than the motion threshold (a
+# green lamp: 7.9 of 8 levels; an orange one: 5, its green up by a third)
+# and kept its empty features, or read with its lines covered and its white
+# under the classifier's threshold, held as under a hand; the next move was
+# ruled a second move in a row (7, 9 and 1 of 40 moves, 8 false rulings,
+# before 2026-12-06: the patch's change now counts channel by channel,
+# darker patches in proportion, and such a point alone with nothing over
+# the squares around is a white stone)
+run "render green lamp 9" 0 "$render" --quiet --seed 9101 --moves 40 --width 320 --height 240 --board-lines 19 \
+	--paper --drift 0 --tint 0.6,0.75,0.05 "$sp/9x9-s0002.sgf" "$tmp/lamp1"
+run "render orange lamp 9" 0 "$render" --quiet --seed 9335 --moves 40 --width 320 --height 240 --board-lines 19 \
+	--paper --drift 0 --tint 1,0.35,0.15 "$sp/9x9-s0006.sgf" "$tmp/lamp2"
+run "eval-video lamps 9" 0 "$goref" eval-video --json --board 9 "$tmp/lamp1" "$tmp/lamp2"
+grep '^{"total"' "$tmp/out" >"$tmp/total"
+has "eval-video lamps 9 moves" total '"true_moves":79,"moves_right":79,"extra_moves":0'
+has "eval-video lamps 9 rulings" total '"true_rulings":0,"rulings_found":0,"false_rulings":0'
+run "render green lamp 13" 0 "$render" --quiet --seed 9386 --moves 40 --width 640 --height 480 --drift 0 \
+	--tint 0.6,0.75,0.05 --inject moved_stone@36 "$sp/13x13-s0103.sgf" "$tmp/lamp3"
+run "eval-video lamp 13" 0 "$goref" eval-video --json --board 13 "$tmp/lamp3"
+grep '^{"total"' "$tmp/out" >"$tmp/total"
+has "eval-video lamp 13 moves" total '"true_moves":40,"moves_right":40,"extra_moves":0'
+has "eval-video lamp 13 rulings" total '"true_rulings":1,"rulings_found":1,"false_rulings":0'
 # 13x13 games at 640x480 (28 px a cell), the camera moving by up to 10 and
 # 15 px: a grid the search found a quarter of a cell from the one in use,
 # reading the same board, was refused for lines not 1.3 times better, and
