@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# Shared by samples/eval_floor.sh and samples/eval_tint.sh (sourced, POSIX sh):
+# Shared by samples/eval_floor.sh, eval_tint.sh and eval_video_tint.sh (sourced, POSIX sh):
 # their options -b BUILD and -o OUTDIR, and the check that BUILD holds goref
 # and goref-render. Usage: render_eval_opts DEFAULT_OUT USAGE "$@"; then
 # shift $((OPTIND - 1)) for the arguments left.
