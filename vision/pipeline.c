@@ -87,7 +87,6 @@ struct gv_pipeline {
 	 * again only the points whose patches changed */
 	bool have_feat;
 	double feat_full_t;       /* when every point was last classified */
-	long feat_spell;          /* in which still spell */
 	gv_point_features feat[NPT];
 	float feat_pt[NPT];       /* each point's patch grey when its features were taken */
 	float feat_rgb[NPT][3];   /* and its colour */
@@ -1100,7 +1099,6 @@ static void features_taken(gv_pipeline *p, const float *ptg, const float (*ptc)[
 		}
 	if (!redo) {
 		p->feat_full_t = t;
-		p->feat_spell = p->spell;
 	}
 }
 
