@@ -238,7 +238,7 @@ gomrade/5                 1      361           1             0                  
 gomrade/testing_sequence  12     4332          12            0                    0
 video-9x9-table/frames    44     3564          44            0                    0
 gobanwatcher/1            0      0             0             0                    0
-gobanwatcher/3            17     6134          15            0                    1
+gobanwatcher/3            17     6135          16            0                    1
 '
 # (gobanwatcher/3 boards right 12 -> 11 on 2026-12-05: the lines kept within
 # each other's reach fit 4 of its photos, the table's grain beside the board
@@ -246,7 +246,9 @@ gobanwatcher/3            17     6134          15            0                  
 # lines' grid lies 2-3 px from the outline's polished one and (17,5) reads
 # black with 0.57, not sure)
 # (gobanwatcher/3 points right 6131 -> 6135 and boards right 11 -> 15 on
-# 2026-12-06: the second look by the photo's own colours, gv_classify_colours)
+# 2026-12-06: the second look by the photo's own colours, gv_classify_colours;
+# boards right 15 -> 16 the same day: (17,5) of 3_jwerth_1, black found only
+# off the point, its centre of the wood's brightness and hue, WOOD_CENTRE)
 # (the figures with clicked corners, inside a source's, are left out here)
 sources=$(grep -o '"sources":{.*},"total"' "$tmp/eval.json" | sed 's/^"sources":{//; s/,"clicked":{[^}]*}//g' | grep -o '"[^"]*":{[^}]*}')
 while read -r line; do

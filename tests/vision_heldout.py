@@ -44,6 +44,11 @@ CANDIDATES = [
     # gv_classify_colours): the confidence of its examples
     {"GV_PHOTO_TRAIN": "0.3f"},
     {"GV_PHOTO_TRAIN": "0.8f"},
+    # black found only off a point whose centre shows the wood (classify.c
+    # WOOD_CENTRE): 0 is the rule as before (a centre brighter than the
+    # board's); the rule came from a point of gobanwatcher/3
+    {"WOOD_CENTRE": "0.0f"},
+    {"WOOD_CENTRE": "0.2f"},
 ]
 
 # the sources of the issue: gomrade's folders are one source

@@ -86,6 +86,15 @@ enum { C_EMPTY = 0, C_BLACK = 1, C_WHITE = 2 };
  * within noise) may be a shadow: it must be as dark as this photo's clear
  * stones (a share of them) to be a stone. */
 #define SHADOW_HUE (-0.05f)
+/* A point's centre this close to the board's brightness (log), with the
+ * wood's hue, shows the wood: no black stone stands on it. A tenth: the
+ * wood's own grain and light vary by about as much (the empty points'
+ * brightness over the board around them, through the grids found on the
+ * shared photos: 5th percentile -0.05 on gobanwatcher, -0.085 imago,
+ * -0.095 gomrade). */
+#ifndef WOOD_CENTRE
+#define WOOD_CENTRE 0.1f
+#endif
 /* Height of a stone's middle over the board, in cells (a stone is about
  * 0.4 cell thick). */
 #ifndef STONE_MIDDLE
@@ -1105,11 +1114,14 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 			score[k] = f[k].white0 / tw;
 		}
 		/* black found only off the point, whose centre is brighter than
-		 * the board: a black stone standing off its point still covers
+		 * the board, or as bright give or take WOOD_CENTRE and of the
+		 * wood's hue: a black stone standing off its point still covers
 		 * it (it is a cell wide), so the dark found is something beside
-		 * the point (a neighbour's edge, a white stone's own shadow):
-		 * the point is read by its white, or empty */
-		if (black_[k] && f[k].bright > 0 && !on_b) {
+		 * the point (a neighbour's edge, a white stone's own shadow, the
+		 * shadow of a black one leaning over it: 3_jwerth_1's R14 read
+		 * black at 0.57, its centre 0.03 darker than the wood, as
+		 * yellow): the point is read by its white, or empty */
+		if (black_[k] && (f[k].bright > 0 || (f[k].bright > -WOOD_CENTRE && f[k].yellow >= SHADOW_HUE)) && !on_b) {
 			black_[k] = 0;
 			score[k] = rw;
 		}
