@@ -1017,7 +1017,7 @@ int gv_classify_colours(const gv_point_features *f, int size, unsigned char *cel
 		}
 	}
 	for (int k = 0; k < n; k++) {
-		if (f[k].outside || cells[k] == C_BLACK || conf[k] >= 0.9f)
+		if (f[k].outside || cells[k] == C_BLACK || conf[k] >= GV_SURE_CONF)
 			continue;
 		double p = w[0] * f[k].wc[0] + w[1] * f[k].wc[1] + w[2] * f[k].wc[2];
 		unsigned char c = p > cut ? C_WHITE : C_EMPTY;

@@ -219,7 +219,7 @@ void gv_cnn_combine(int size, unsigned char *cells, float *conf, const float *pr
 {
 	/* the hand-made reading as probabilities: its colour at 1/3 + 2/3 of
 	 * its confidence, the rest shared; averaged with the network's. A
-	 * point is sure (0.9 or more) only where the two read the same colour
+	 * point is sure (GV_SURE_CONF or more) only where the two read the same colour
 	 * and the hand-made one was sure of it: otherwise at most GV_DOUBT_CAP
 	 * (the network alone was sure of wrong points on a source it had not
 	 * seen, where the hand-made classifier knew it did not know; README:
@@ -238,7 +238,7 @@ void gv_cnn_combine(int size, unsigned char *cells, float *conf, const float *pr
 		best = p[2] > p[best] ? 2 : best;
 		int nbest = probs[3 * k + 1] > probs[3 * k] ? 1 : 0;
 		nbest = probs[3 * k + 2] > probs[3 * k + nbest] ? 2 : nbest;
-		agree = nbest == c0 && best == c0 && conf0 >= 0.9f;
+		agree = nbest == c0 && best == c0 && conf0 >= GV_SURE_CONF;
 		cells[k] = (unsigned char)best;
 		conf[k] = agree || p[best] < GV_DOUBT_CAP ? p[best] : GV_DOUBT_CAP;
 	}

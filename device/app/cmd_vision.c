@@ -216,7 +216,7 @@ typedef struct figures {
 	int photos, found, boards_right;
 	int found_wrong; /* found with more than 3 points wrong (unknown is not wrong) */
 	long points, right, unknown;
-	long sure, sure_right; /* points read with confidence >= 0.9, and of them right */
+	long sure, sure_right; /* points read with confidence >= GV_SURE_CONF, and of them right */
 	double ms_total, ms_max;
 } figures;
 
@@ -249,7 +249,7 @@ typedef struct board_score {
 } board_score;
 
 /* The points of a detection that match truth, those read unknown, and those
- * read with a confidence of 0.9 or more (of them, right). */
+ * read with a confidence of GV_SURE_CONF or more (of them, right). */
 static board_score score(const gr_board *truth, const gv_detection *d, int size)
 {
 	board_score b = {0};
@@ -259,7 +259,7 @@ static board_score score(const gr_board *truth, const gv_detection *d, int size)
 			bool ok = truth->color[gr_pt(truth, i, j)] == c;
 			b.unknown += c == GV_UNKNOWN;
 			b.right += ok;
-			if (d->conf[j * size + i] >= 0.9f) {
+			if (d->conf[j * size + i] >= GV_SURE_CONF) {
 				b.sure++;
 				b.sure_right += ok;
 			}
@@ -285,11 +285,11 @@ static void tally_json(const figures *t, const figures *clicked)
 
 static void tally_text(const char *label, const figures *t)
 {
-	printf("%s: %d photos, boards found %d/%d, points right %ld/%ld (%.3f%%), unknown %ld, wrong or not read %ld, sure (confidence >= 0.9) %ld of which right %.3f%%, boards "
+	printf("%s: %d photos, boards found %d/%d, points right %ld/%ld (%.3f%%), unknown %ld, wrong or not read %ld, sure (confidence >= %g) %ld of which right %.3f%%, boards "
 	       "entirely right %d/%d (%.1f%%), found with more than 3 points wrong %d, %.1f ms a photo on average, "
 	       "%.1f ms at most (one core)\n",
 	       label, t->photos, t->found, t->photos, t->right, t->points, 100.0 * t->right / t->points, t->unknown,
-	       t->points - t->right - t->unknown, t->sure, t->sure ? 100.0 * t->sure_right / t->sure : 100.0,
+	       t->points - t->right - t->unknown, (double)GV_SURE_CONF, t->sure, t->sure ? 100.0 * t->sure_right / t->sure : 100.0,
 	       t->boards_right, t->photos, 100.0 * t->boards_right / t->photos,
 	       t->found_wrong, t->ms_total / t->photos, t->ms_max);
 }
