@@ -88,8 +88,7 @@ struct gv_pipeline {
 	bool have_feat;
 	double feat_full_t;       /* when every point was last classified */
 	gv_point_features feat[NPT];
-	float feat_pt[NPT];       /* each point's patch grey when its features were taken */
-	float feat_rgb[NPT][3];   /* and its colour */
+	float feat_rgb[NPT][3];   /* each point's patch colour when its features were taken */
 	bool doubt[NPT];          /* read hidden, covered or unsure last time: classified again */
 	double check_t;           /* when the grid was last searched for by the clock (not by a drop) */
 	double empty_t;           /* when the first frame showed an empty board (-1: it did not) */
@@ -265,6 +264,12 @@ static void patch_rgb(const gv_image *f, const patch *pa, int ns, bool box, floa
 			add_sample(f, pa->off[k], box, s);
 	for (int c = 0; c < 3; c++)
 		out[c] = (float)s[c] / ((box ? BOX : 1) * (float)pa->n);
+}
+
+/* A patch's colour (patch_rgb) as patch_grey's grey, -1 for none. */
+static float rgb_grey(const float c[3])
+{
+	return c[0] < 0 ? -1 : (c[0] + 2 * c[1] + c[2]) / 4;
 }
 
 static void sample_all(const gv_pipeline *p, const gv_image *f, float *ptg, float *sqg)
@@ -793,8 +798,9 @@ static int excuse_patches(const gv_pipeline *p, const gv_image *f, const float c
 #define COVERED_LINE 0.08f
 
 /* A point read empty, or white but unsure, with no lines showing, alone
- * (none of the eight around it so but white stones already observed) and with none of its four squares hidden, where it is no
- * darker than the board and its white evidence is at least
+ * (none of the eight around it so but white stones already observed) and
+ * with none of its four squares hidden, where it is no darker than the
+ * board and its white evidence is at least
  * GV_COVERED_WHITE with less black: a white stone the classifier's
  * thresholds missed (under a green lamp a white stone is hardly brighter
  * than the wood, no greyer, and one in a nook of black stones reads white
@@ -1086,14 +1092,13 @@ static bool lines_gone(const gv_pipeline *p, double a)
 }
 
 /* The features of the points in redo (every point when NULL) were taken
- * now, on patches ptg: their patches, the time of a full reading, and the
- * count of points classified. */
-static void features_taken(gv_pipeline *p, const float *ptg, const float (*ptc)[3], const bool *redo, double t)
+ * now, on patches of colours ptc: their patches, the time of a full
+ * reading, and the count of points classified. */
+static void features_taken(gv_pipeline *p, float (*ptc)[3], const bool *redo, double t)
 {
 	int n = p->size;
 	for (int k = 0; k < n * n; k++)
 		if (!redo || redo[k]) {
-			p->feat_pt[k] = ptg[k];
 			memcpy(p->feat_rgb[k], ptc[k], sizeof ptc[k]);
 			p->st.classified++;
 		}
@@ -1133,13 +1138,16 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	bool heavy = all && p->have_feat && !sparse && !p->o.stills;
 	for (int k = 0; k < n * n; k++) {
 		patch_rgb(f, &p->pt[k], PS * PS, p->box, ptc[k]);
-		ptg[k] = ptc[k][0] < 0 ? -1 : (ptc[k][0] + 2 * ptc[k][1] + ptc[k][2]) / 4;
+		ptg[k] = rgb_grey(ptc[k]);
 	}
 	if (!all) {
-		float gain = light_gain(ptg, p->feat_pt, n * n);
+		float then[NPT];
+		for (int k = 0; k < n * n; k++)
+			then[k] = rgb_grey(p->feat_rgb[k]);
+		float gain = light_gain(ptg, then, n * n);
 		bool ch[NPT];
 		for (int k = 0; k < n * n; k++) {
-			ch[k] = ptg[k] < 0 || p->feat_pt[k] < 0;
+			ch[k] = ptg[k] < 0 || then[k] < 0;
 			for (int c = 0; c < 3 && !ch[k]; c++) {
 				float lit = p->feat_rgb[k][c] / GV_REDO_LIT_GREY;
 				float thr = (float)p->o.motion * (lit > 1 ? 1 : lit < 0.25f ? 0.25f : lit);
@@ -1163,7 +1171,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 	}
 	int rc = gv_classify_features_within(f, p->H, n, feat, all ? NULL : redo);
 	if (rc == 0)
-		features_taken(p, ptg, (const float(*)[3])ptc, all ? NULL : redo, t);
+		features_taken(p, ptc, all ? NULL : redo, t);
 	if (rc == GV_EINVAL) { /* too much of the grid lies beyond the image */
 		tr(p, "t %.2f reading: the grid lies beyond the frame: searched for again", t);
 		p->located = false;
@@ -1295,7 +1303,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 				memcpy(cells, cells0, sizeof cells);
 				memcpy(conf, conf0, sizeof conf);
 				memcpy(feat, feat0, sizeof feat);
-				features_taken(p, ptg, (const float(*)[3])ptc, NULL, t);
+				features_taken(p, ptc, NULL, t);
 				all = true;
 				align = alignment(p, cells, feat);
 			}
@@ -1362,11 +1370,8 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 					memcpy(cells, cells2, sizeof cells);
 					memcpy(conf, conf2, sizeof conf);
 					memcpy(feat, feat2, sizeof feat);
-					for (int k = 0; k < n * n; k++) {
+					for (int k = 0; k < n * n; k++)
 						patch_rgb(f, &p->pt[k], PS * PS, p->box, p->feat_rgb[k]);
-						p->feat_pt[k] = p->feat_rgb[k][0] < 0 ? -1
-						                : (p->feat_rgb[k][0] + 2 * p->feat_rgb[k][1] + p->feat_rgb[k][2]) / 4;
-					}
 					p->feat_full_t = t;
 					/* the same board from the new grid: the hue of the
 					 * square middles does not depend on where exactly
@@ -1402,12 +1407,12 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 		list[at] = 0;
 		tr(p, "t %.2f before excuse %d hidden:%s", t, nhid, list);
 	}
+	if (p->have_obs)
+		covered_white(p, t, cells, conf, feat, hid);
 	/* the patches are judged by the changes the observation will take: one
 	 * read unsurely (under GV_CHANGE_CONF) is held as last seen below, so
 	 * no change (a stone at the frame's edge read empty once, beside a
 	 * margin square whose sampling moved with the grid) */
-	if (p->have_obs)
-		covered_white(p, t, cells, conf, feat, hid);
 	unsigned char taken[NPT];
 	for (int k = 0; k < n * n; k++)
 		taken[k] = p->have_obs && cells[k] != p->cells[k] && conf[k] < GV_CHANGE_CONF ? p->cells[k] : cells[k];
