@@ -300,6 +300,37 @@ static int read_polished(const gv_image *img, const gv_image *grey_work, gv_grid
 	return r2;
 }
 
+/* A lattice moved by shift_search, proved by its lines, against the
+ * board's outline (gv_board_outline), which it was not fitted to: where
+ * one is found that lies within a line of a board's margins all round,
+ * and its margins across the grid (left and right, top and bottom)
+ * differ by more than GV_SHIFT_OUTLINE_ASYM cells, the lattice is
+ * a line off (its outer line on the board's edge, one of the board's own
+ * lines left out beyond the other side). GV_ENOTFOUND then, GV_OK when
+ * nothing contradicts it (no outline found is no contradiction), or
+ * GV_ENOMEM / GV_ECV. */
+static int outline_contradicts(const gv_image *img, const gv_grid *g, int size, const gv_detect_opts *opts)
+{
+	double quad[8], m[4];
+	char e2[200];
+	bool mok;
+	int r = gv_board_outline(img, quad, e2, sizeof e2);
+	if (r == GV_ENOMEM || r == GV_ECV)
+		return r;
+	if (r != GV_OK || gv_outline_margins(g->H, size, quad, m, &mok) != GV_OK)
+		return GV_OK;
+	/* an outline that is the board's lies within a line of a board's
+	 * margins all round (one of a floor or a table, far out, says
+	 * nothing) */
+	bool board = true;
+	for (int k = 0; k < 4; k++)
+		board = board && m[k] >= GV_PROOF_MARGIN_MIN - 1 && m[k] <= GV_PROOF_MARGIN_MAX + 1;
+	bool off = board && (fabs(m[0] - m[2]) > GV_SHIFT_OUTLINE_ASYM || fabs(m[1] - m[3]) > GV_SHIFT_OUTLINE_ASYM);
+	dtr(opts, "detect: the moved lattice against the outline: margins %.2f %.2f %.2f %.2f: %s", m[0], m[1], m[2],
+	    m[3], off ? "a line off" : board ? "no contradiction" : "not the board's outline");
+	return off ? GV_ENOTFOUND : GV_OK;
+}
+
 /* An error other than "no board" (rn) of a reading in shift_search: its
  * message en into err. Returns rn. */
 static int shift_error(int rn, const char *en, char *err, size_t cap)
@@ -368,6 +399,9 @@ static int shift_search(const gv_image *img, const gv_image *grey_work, const gv
 	}
 	if (found < 0)
 		return GV_ENOTFOUND;
+	int rq = outline_contradicts(img, &gk, size, opts);
+	if (rq != GV_OK)
+		return rq == GV_ENOTFOUND ? rq : shift_error(rq, "detect: out of memory", err, cap);
 	for (int t = 0; t < 4; t++) { /* its neighbours: the first four moves */
 		gv_grid gn = gk;
 		int du = moves[t][0], dv = moves[t][1];

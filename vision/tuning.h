@@ -124,6 +124,15 @@
  * it keeps the slant of the wrong lines it was fitted to, a third of a cell
  * off at a far corner. By reasoning, not scored. */
 #define GV_SHIFT_REFINE_SPANS 0.75
+/* A lattice shift_search moved and proved by its lines is turned down when
+ * the board's outline, found apart, lies around it with margins across
+ * (left and right, top and bottom) differing by more than this many cells:
+ * a lattice one line off changes that difference by two, so one is half
+ * of it (by reasoning; a right grid's margins differ by under 0.5 even
+ * where the outline's straight sides miss a lens-bent edge, as on renders
+ * at 60 degrees). Found on a render at 60 degrees whose lattice, a row
+ * off, had the board's near edge for its outer line (2026-12-06). */
+#define GV_SHIFT_OUTLINE_ASYM 1.0
 /* Where a pair of directions gives no regular grid, the lines are fitted
  * again with each family's segments kept only within the other family's
  * reach along them, widened by this share of it (locate.c, try_pair's

@@ -38,7 +38,8 @@ static void usage(FILE *f)
 	        "  --quality Q        JPEG quality 1..100 (default 90)\n"
 	        "  --no-hands         stones just appear, no hand\n"
 	        "  --noise S          Gaussian sensor noise sigma in grey levels (default 3)\n"
-	        "  --tilt DEG         camera tilt from vertical (default random 5..20)\n"
+	        "  --tilt DEG         camera tilt from vertical, 0..65 (default random\n"
+	        "                     5..20)\n"
 	        "  --distortion K1    radial lens distortion (default random -0.04..0.01)\n"
 	        "  --light            slowly changing light and a moving shadow band\n"
 	        "  --no-light         steady light (the default)\n"
@@ -171,7 +172,7 @@ int main(int argc, char **argv)
 				return 2;
 		} else if (!strcmp(a, "--tilt")) {
 			NEEDARG();
-			if (parse_num(a, argv[++i], 0, 40, &tilt))
+			if (parse_num(a, argv[++i], 0, 65, &tilt))
 				return 2;
 		} else if (!strcmp(a, "--distortion")) {
 			NEEDARG();
