@@ -49,6 +49,10 @@ static void usage(FILE *f)
 	        "                     of L lines (e.g. a 9x9 game on a 19x19 board)\n"
 	        "  --paper            white paper over the board outside the game's area\n"
 	        "                     (with --board-lines: only the area's lines show)\n"
+	        "  --stone-height MM  the stones' height above the board (0..15; default\n"
+	        "                     0: flat discs); a stone is drawn as half an\n"
+	        "                     ellipsoid, its top seen off its point from a\n"
+	        "                     slanted camera (Yunzi stones stand about 7 mm)\n"
 	        "  --floor            the board on a floor of pale planks, as bright as\n"
 	        "                     the board, with dark seams (default: a dark table)\n"
 	        "  --drift PX         a wobbling camera: the picture shifts by up to PX\n"
@@ -200,6 +204,10 @@ int main(int argc, char **argv)
 			o.scene.board_lines = (int)v;
 		} else if (!strcmp(a, "--paper")) {
 			o.scene.paper = true;
+		} else if (!strcmp(a, "--stone-height")) {
+			NEEDARG();
+			if (parse_num(a, argv[++i], 0, 15, &o.scene.stone_h))
+				return 2;
 		} else if (!strcmp(a, "--floor")) {
 			o.scene.floor = true;
 		} else if (!strcmp(a, "--last-only")) {

@@ -178,11 +178,16 @@ static void setup_camera(rs_scene *s)
 		rs_scene_project(s, X, Y, &x, &y);
 		xmin = fmin(xmin, x), xmax = fmax(xmax, x), ymin = fmin(ymin, y), ymax = fmax(ymax, y);
 	}
-	s->f = 0.85 * s->H / (ymax - ymin);
+	double f_h = s->f = 0.85 * s->H / (ymax - ymin);
+	/* ... and within 92% of the width: a camera far from straight down
+	 * sees the board's near side wider than its depth (at 60 degrees a
+	 * 4:3 picture would cut it off) */
+	if (s->f * (xmax - xmin) > 0.92 * s->W)
+		s->f = 0.92 * s->W / (xmax - xmin);
 	s->cx = s->W * 0.5 - s->f * (xmin + xmax) * 0.5;
 	s->cy = s->H * 0.5 - s->f * (ymin + ymax) * 0.5;
 	s->k1 = s->p.k1;
-	s->pxmm = 2 * bv / (0.85 * s->H);
+	s->pxmm = 2 * bv / (0.85 * s->H) * (f_h / s->f);
 }
 
 static void compute_map(rs_scene *s)
@@ -311,6 +316,78 @@ static void render_base(rs_scene *s)
 		}
 }
 
+/* How far a point 1 mm above the board is seen off its place on the
+ * board, at most (mm): its ground point lies on the ray from the camera,
+ * d / Cz beyond for d the camera's distance across to it (the board within
+ * 400 mm of the world's centre). */
+static double top_reach(const rs_scene *s)
+{
+	return (hypot(s->C[0], s->C[1]) + 400) / s->C[2];
+}
+
+/* A stone with height (rs_scene_params.stone_h) seen along one pixel's ray:
+ * the ray from its board point (u, v, 0) to the camera (cu, cv, cz, board
+ * coordinates) against half an ellipsoid of radius RS_STONE_R and height h
+ * centred on (su, sv). Returns the coverage (0 to 1, a pixel's width of
+ * soft edge) and, when > 0, the hit's place along the ray (*t, 0 at the
+ * board, 1 at the camera: the larger is nearer the camera) and the
+ * surface's unit normal n and the unit direction to the camera vw. */
+static double stone_hit(double u, double v, double su, double sv, double cu, double cv, double cz, double h,
+                        double pm, double *t, double n[3], double vw[3])
+{
+	const double R = RS_STONE_R;
+	double dx = u - su, dy = v - sv, ex = cu - u, ey = cv - v;
+	double a = (ex * ex + ey * ey) / (R * R) + cz * cz / (h * h);
+	double b = 2 * (dx * ex + dy * ey) / (R * R);
+	double c = (dx * dx + dy * dy) / (R * R) - 1;
+	double sm = -b / (2 * a);
+	if (sm < 0)
+		sm = 0;
+	double rho = sqrt(fmax(0, a * sm * sm + b * sm + c + 1)); /* the ray's nearest, in radii */
+	double cover = clamp01((1 - rho) * R / pm + 0.5);
+	if (cover <= 0)
+		return 0;
+	double disc = b * b - 4 * a * c, s = sm;
+	if (disc >= 0) {
+		double s1 = (-b + sqrt(disc)) / (2 * a);
+		if (s1 > 0)
+			s = s1;
+	}
+	double x = dx + s * ex, y = dy + s * ey, z = s * cz;
+	n[0] = x / (R * R), n[1] = y / (R * R), n[2] = z / (h * h);
+	double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+	if (nn < 1e-12)
+		n[0] = n[1] = 0, n[2] = 1;
+	else
+		n[0] /= nn, n[1] /= nn, n[2] /= nn;
+	double en = sqrt(ex * ex + ey * ey + cz * cz);
+	vw[0] = ex / en, vw[1] = ey / en, vw[2] = cz / en;
+	*t = s;
+	return cover;
+}
+
+/* A stone's colour for a surface normal n, the light l and the half
+ * vector h (the light's and the view's), its tone and colour (1 black). */
+static void stone_colour(int color, double tone, const double n[3], const double l[3], const double h[3],
+                         double col[3])
+{
+	double diff = fmax(0, n[0] * l[0] + n[1] * l[1] + n[2] * l[2]);
+	double spec = fmax(0, n[0] * h[0] + n[1] * h[1] + n[2] * h[2]);
+	if (color == 1) {
+		double sp = pow(spec, 60) * 170 + pow(spec, 8) * 25;
+		double base = (14 + 34 * diff) * tone;
+		col[0] = base + sp;
+		col[1] = base * 1.02 + sp;
+		col[2] = base * 1.08 + sp;
+	} else {
+		double sp = pow(spec, 40) * 35;
+		double base = 250 * (0.58 + 0.42 * diff) * tone;
+		col[0] = base + sp;
+		col[1] = base * 0.985 + sp;
+		col[2] = base * 0.94 + sp;
+	}
+}
+
 /* Stones: their shadows and bodies over the base in one rectangle. */
 static void render_still_rect(rs_scene *s, int x0, int y0, int x1, int y1)
 {
@@ -322,6 +399,13 @@ static void render_still_rect(rs_scene *s, int x0, int y0, int x1, int y1)
 	double hn = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
 	for (int i = 0; i < 3; i++)
 		h[i] /= hn;
+	/* stones with height: the camera in board coordinates, and how many
+	 * cells off its point a stone's top may be seen */
+	double sh_h = s->p.stone_h, cam_u, cam_v;
+	world_to_board(s, s->C[0], s->C[1], &cam_u, &cam_v);
+	int reach = sh_h > 0 ? (int)ceil((RS_STONE_R + sh_h * top_reach(s)) / RS_CELL_X) : 1;
+	if (reach < 1)
+		reach = 1;
 	for (int py = y0; py < y1; py++)
 		for (int px = x0; px < x1; px++) {
 			size_t i = (size_t)py * s->W + px;
@@ -330,7 +414,7 @@ static void render_still_rect(rs_scene *s, int x0, int y0, int x1, int y1)
 			double u, v;
 			world_to_board(s, s->map[2 * i], s->map[2 * i + 1], &u, &v);
 			int ix = (int)floor((u + gu) / RS_CELL_X + 0.5), iy = (int)floor((v + gv) / RS_CELL_Y + 0.5);
-			if (ix < -1 || iy < -1 || ix > s->N || iy > s->N) {
+			if (ix < -reach || iy < -reach || ix >= s->N + reach || iy >= s->N + reach) {
 				memcpy(o, b, 3);
 				continue;
 			}
@@ -348,12 +432,47 @@ static void render_still_rect(rs_scene *s, int x0, int y0, int x1, int y1)
 					double sh = 0.55 * (1 - smoothstep(RS_STONE_R - 3.0, RS_STONE_R + 3.5, d));
 					shadow = 1 - (1 - shadow) * (1 - sh);
 				}
-			if (!near) {
+			if (!near && sh_h <= 0) {
 				memcpy(o, b, 3);
 				continue;
 			}
 			for (int k = 0; k < 3; k++)
 				c[k] *= 1 - shadow;
+			if (sh_h > 0) {
+				/* the stones that stand on the ray, the farthest from
+				 * the camera first, each over what is behind it */
+				double ht[25], hcov[25], hcol[25][3];
+				int nh = 0;
+				for (int yy = iy - reach; yy <= iy + reach; yy++)
+					for (int xx = ix - reach; xx <= ix + reach; xx++) {
+						if (xx < 0 || yy < 0 || xx >= s->N || yy >= s->N || !s->color[yy][xx])
+							continue;
+						double n[3], vw[3], t;
+						double cov = stone_hit(u, v, xx * RS_CELL_X - gu + s->du[yy][xx],
+						                       yy * RS_CELL_Y - gv + s->dv[yy][xx], cam_u, cam_v, s->C[2], sh_h,
+						                       pm, &t, n, vw);
+						if (cov <= 0 || nh == 25)
+							continue;
+						double hv[3] = {l[0] + vw[0], l[1] + vw[1], l[2] + vw[2]};
+						double hn2 = sqrt(hv[0] * hv[0] + hv[1] * hv[1] + hv[2] * hv[2]);
+						for (int k = 0; k < 3; k++)
+							hv[k] /= hn2;
+						int j = nh++;
+						while (j > 0 && ht[j - 1] > t) { /* kept in order of t */
+							ht[j] = ht[j - 1], hcov[j] = hcov[j - 1];
+							memcpy(hcol[j], hcol[j - 1], sizeof hcol[j]);
+							j--;
+						}
+						ht[j] = t, hcov[j] = cov;
+						stone_colour(s->color[yy][xx], s->tone[yy][xx], n, l, hv, hcol[j]);
+					}
+				for (int j = 0; j < nh; j++)
+					for (int k = 0; k < 3; k++)
+						c[k] += (hcol[j][k] - c[k]) * hcov[j];
+				for (int k = 0; k < 3; k++)
+					o[k] = to8(c[k]);
+				continue;
+			}
 			for (int yy = iy - 1; yy <= iy + 1; yy++)
 				for (int xx = ix - 1; xx <= ix + 1; xx++) {
 					if (xx < 0 || yy < 0 || xx >= s->N || yy >= s->N || !s->color[yy][xx])
@@ -398,7 +517,7 @@ static void stone_rect(const rs_scene *s, int x, int y, double du, double dv, in
 {
 	double gu = grid_half_u(s), gv = grid_half_v(s);
 	double cu = x * RS_CELL_X - gu + du, cv = y * RS_CELL_Y - gv + dv;
-	double e = RS_STONE_R + 8;
+	double e = RS_STONE_R + 8 + s->p.stone_h * top_reach(s);
 	double xmin = 1e9, xmax = -1e9, ymin = 1e9, ymax = -1e9;
 	for (int k = 0; k < 4; k++) {
 		double X, Y, px, py;

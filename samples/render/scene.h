@@ -55,6 +55,10 @@ typedef struct rs_scene_params {
 	bool floor;        /* the board on a floor of pale planks (bamboo), as
 	                      bright as the board, their dark seams long straight
 	                      lines at a random angle, instead of a dark table */
+	double stone_h;    /* the stones' height above the board, mm: each drawn as
+	                      half an ellipsoid (its top stands above its point and
+	                      is seen off it from a slanted camera); 0: flat discs,
+	                      as before */
 	uint64_t seed;
 } rs_scene_params;
 
