@@ -5,7 +5,7 @@
 # the referee on them with goref eval-video: the drift figures of README's
 # issue 12 section come from this script, run the same way every time.
 #
-# usage: samples/eval_drift.sh [-b BUILD] [-o OUTDIR] [-n GAMES] [-s SEED] [-d DRIFT] [-N NOISE] [-m MOVES] [-z SIZE] [-l] [-t R,G,B] [-k]
+# usage: samples/eval_drift.sh [-b BUILD] [-o OUTDIR] [-n GAMES] [-s SEED] [-d DRIFT] [-N NOISE] [-m MOVES] [-z SIZE] [-l] [-t R,G,B] [-r OPTS] [-k]
 #
 #   -b BUILD   the build folder with goref and goref-render (default build)
 #   -o OUTDIR  where the rendered games go (default /tmp/goref-eval-drift)
@@ -23,6 +23,9 @@
 #              (goref-render --light; default steady light)
 #   -t R,G,B   a coloured light, each channel's gain (goref-render --tint;
 #              e.g. 0.6,0.75,0.05 green; default white)
+#   -r OPTS    more goref-render options, one word each (e.g. "--tilt 45
+#              --stone-height 7 --board-thickness 30": a camera far from
+#              straight down over stones and a board with height)
 #   -k         keep games already rendered in OUTDIR (same recipe)
 #
 # Odd games are clean (no violation: a referee must rule nothing); even
@@ -30,8 +33,8 @@
 # 10 to 29 (9x9; 13x13: 10 to 39). The last line is eval-video's total over all games.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
-build=build out=/tmp/goref-eval-drift games=8 seed=201 drift=12 noise=0 moves=40 size=9 light=0 tint='' keep=0
-while getopts "b:o:n:s:d:N:m:z:lt:kh" opt; do
+build=build out=/tmp/goref-eval-drift games=8 seed=201 drift=12 noise=0 moves=40 size=9 light=0 tint='' more='' keep=0
+while getopts "b:o:n:s:d:N:m:z:lt:r:kh" opt; do
 	case $opt in
 	b) build=$OPTARG ;;
 	o) out=$OPTARG ;;
@@ -43,8 +46,9 @@ while getopts "b:o:n:s:d:N:m:z:lt:kh" opt; do
 	z) size=$OPTARG ;;
 	l) light=1 ;;
 	t) tint=$OPTARG ;;
+	r) more=$OPTARG ;;
 	k) keep=1 ;;
-	h) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	h) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) exit 64 ;;
 	esac
 done
@@ -89,6 +93,10 @@ for i in $(seq 1 "$games"); do
 	if [ -n "$tint" ]; then
 		d=$d-t$tint
 		grain="$grain --tint $tint"
+	fi
+	if [ -n "$more" ]; then
+		d=$d-r$(echo "$more" | tr -d ' -')
+		grain="$grain $more"
 	fi
 	recipe="--seed $s --moves $moves $view --drift $drift$grain ${inj[*]} $sgf"
 	if [ "$keep" -eq 1 ] && [ -f "$d/recipe" ] && [ "$(cat "$d/recipe")" = "$recipe" ]; then

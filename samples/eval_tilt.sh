@@ -4,9 +4,10 @@
 # each size (9x9, 13x13 and 19x19 of tests/fixtures/selfplay) drawn by
 # goref-render --last-only (no hands) with stones 7 mm high (--stone-height:
 # their tops stand above their points and hide the lines behind them) and
-# the camera tilted 40, 50 and 60 degrees from the vertical, at 1280x720 and
-# two webcam sets at 640x480; read as photos with `goref eval`, one folder
-# a set. The renders' seeds (101-106) were first drawn after the rules they
+# the camera tilted 40, 50 and 60 degrees from the vertical, at 1280x720,
+# two webcam sets at 640x480 and three boards with thickness (30 mm, a table
+# board; 150 mm, a floor board: their sides show beside their tops); read as
+# photos with `goref eval`, one folder a set. The renders' seeds (101-106) were first drawn after the rules they
 # check were made (GV_SHIFT_OUTLINE_ASYM, found on a render of seed 74; the
 # renderer's framing within the width): held out for them.
 #
@@ -32,6 +33,9 @@ sets='
 19x19-60 19 60
 13x13-60-640 13 60 --width 640 --height 480
 19x19-50-640 19 50 --width 640 --height 480
+9x9-50-thick 9 50 --board-thickness 30
+19x19-50-thick 19 50 --board-thickness 30
+19x19-40-goban 19 40 --board-thickness 150
 '
 echo "$sets" | while read -r name size tilt extra; do
 	[ -n "$name" ] || continue

@@ -53,6 +53,10 @@ static void usage(FILE *f)
 	        "                     0: flat discs); a stone is drawn as half an\n"
 	        "                     ellipsoid, its top seen off its point from a\n"
 	        "                     slanted camera (Yunzi stones stand about 7 mm)\n"
+	        "  --board-thickness MM\n"
+	        "                     the board's thickness (0..250; default 0): its\n"
+	        "                     sides show beside its top from a slanted camera\n"
+	        "                     (table boards 10-60 mm, a floor board 100-200)\n"
 	        "  --floor            the board on a floor of pale planks, as bright as\n"
 	        "                     the board, with dark seams (default: a dark table)\n"
 	        "  --drift PX         a wobbling camera: the picture shifts by up to PX\n"
@@ -207,6 +211,10 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--stone-height")) {
 			NEEDARG();
 			if (parse_num(a, argv[++i], 0, 15, &o.scene.stone_h))
+				return 2;
+		} else if (!strcmp(a, "--board-thickness")) {
+			NEEDARG();
+			if (parse_num(a, argv[++i], 0, 250, &o.scene.board_t))
 				return 2;
 		} else if (!strcmp(a, "--floor")) {
 			o.scene.floor = true;

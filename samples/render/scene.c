@@ -172,9 +172,16 @@ static void setup_camera(rs_scene *s)
 	double m = RS_MARGIN + (s->L > s->N ? 25 : 0);
 	double bu = grid_half_u(s) + m, bv = grid_half_v(s) + m;
 	double xmin = 1e9, xmax = -1e9, ymin = 1e9, ymax = -1e9;
-	for (int i = 0; i < 4; i++) {
+	/* (a thick board's bottom corners too: each where the ray to it
+	 * crosses the board's plane) */
+	for (int i = 0; i < (s->p.board_t > 0 ? 8 : 4); i++) {
 		double X, Y, x, y;
 		board_to_world(s, i & 1 ? bu : -bu, i & 2 ? bv : -bv, &X, &Y);
+		if (i >= 4) {
+			double k = s->C[2] / (s->C[2] + s->p.board_t);
+			X = s->C[0] + (X - s->C[0]) * k;
+			Y = s->C[1] + (Y - s->C[1]) * k;
+		}
 		rs_scene_project(s, X, Y, &x, &y);
 		xmin = fmin(xmin, x), xmax = fmax(xmax, x), ymin = fmin(ymin, y), ymax = fmax(ymax, y);
 	}
@@ -243,7 +250,19 @@ static void base_pixel(const rs_scene *s, double X, double Y, unsigned char *out
 	double edge = fmin(bu - fabs(u), bv - fabs(v)); /* > 0 inside the board */
 	double rgb[3] = {0, 0, 0};
 	double wood = clamp01(0.5 + edge / pm);
-	if (wood < 1) {
+	double side = 0;
+	if (wood < 1 && s->p.board_t > 0) {
+		/* a thick board: beside its top, the ray goes on down to the
+		 * table, T below, through the board's side if it meets it */
+		double k = s->p.board_t / s->C[2];
+		X -= k * (s->C[0] - X);
+		Y -= k * (s->C[1] - Y);
+		world_to_board(s, X, Y, &gu0, &gv0);
+		u = gu0 - s->offu, v = gv0 - s->offv;
+		double e2 = fmin(bu - fabs(u), bv - fabs(v));
+		side = (1 - wood) * clamp01(0.5 + e2 / pm);
+	}
+	if (wood + side < 1) {
 		/* the table, with the board's shadow towards the lower right */
 		double tn = vnoise(s->wood_seed ^ 77, X * 0.01, Y * 0.01) * 0.6 + vnoise(s->wood_seed ^ 78, X * 0.05, Y * 0.05) * 0.4;
 		double f = 0.85 + 0.3 * tn;
@@ -258,7 +277,13 @@ static void base_pixel(const rs_scene *s, double X, double Y, unsigned char *out
 			f *= shade * (in < 2 ? 0.45 : 1);
 		}
 		for (int i = 0; i < 3; i++)
-			rgb[i] = (1 - wood) * s->table_rgb[i] * f;
+			rgb[i] = (1 - wood - side) * s->table_rgb[i] * f;
+	}
+	if (side > 0) {
+		/* the board's side: its wood in shade, the grain across */
+		double g = vnoise(s->wood_seed ^ 13, (u + v) * 0.05, 0.5);
+		for (int i = 0; i < 3; i++)
+			rgb[i] += side * s->wood_rgb[i] * (0.58 + 0.08 * g);
 	}
 	if (wood > 0) {
 		double w = u + 9.0 * vnoise(s->wood_seed, u * 0.012, v * 0.0025);

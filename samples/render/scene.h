@@ -59,6 +59,9 @@ typedef struct rs_scene_params {
 	                      half an ellipsoid (its top stands above its point and
 	                      is seen off it from a slanted camera); 0: flat discs,
 	                      as before */
+	double board_t;    /* the board's thickness, mm: its sides show beside
+	                      its top from a slanted camera, the table that much
+	                      below (0: a board as thin as paper, as before) */
 	uint64_t seed;
 } rs_scene_params;
 
