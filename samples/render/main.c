@@ -57,6 +57,8 @@ static void usage(FILE *f)
 	        "                     the board's thickness (0..250; default 0): its\n"
 	        "                     sides show beside its top from a slanted camera\n"
 	        "                     (table boards 10-60 mm, a floor board 100-200)\n"
+	        "  --clutter          on the table: two bowls of stones with their lids\n"
+	        "                     beside the board, loose stones near its edges\n"
 	        "  --floor            the board on a floor of pale planks, as bright as\n"
 	        "                     the board, with dark seams (default: a dark table)\n"
 	        "  --drift PX         a wobbling camera: the picture shifts by up to PX\n"
@@ -216,6 +218,8 @@ int main(int argc, char **argv)
 			NEEDARG();
 			if (parse_num(a, argv[++i], 0, 250, &o.scene.board_t))
 				return 2;
+		} else if (!strcmp(a, "--clutter")) {
+			o.scene.clutter = true;
 		} else if (!strcmp(a, "--floor")) {
 			o.scene.floor = true;
 		} else if (!strcmp(a, "--last-only")) {

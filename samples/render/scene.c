@@ -74,6 +74,16 @@ struct rs_scene {
 	double paper_rgb[3];
 	/* light */
 	double light_period, light_phase, band_period, band_phase;
+	/* clutter on the table (rs_scene_params.clutter): bowls full of
+	 * stones, lids with a few, loose stones; world mm */
+	int nitems;
+	struct rs_item {
+		double x, y, r;   /* centre and radius */
+		int kind;         /* 0 bowl, 1 lid, 2 stone */
+		int color;        /* the stones': 1 black, 2 white */
+		double rot, tone; /* a bowl's packing turned; shade */
+	} items[24];
+	double bowl_rgb[3];
 };
 
 static double clamp01(double x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
@@ -238,6 +248,104 @@ static bool star_point(int n, int x, int y)
 	return false;
 }
 
+/* A stone's colour for a surface normal n, the light l and the half
+ * vector h (the light's and the view's), its tone and colour (1 black). */
+static void stone_colour(int color, double tone, const double n[3], const double l[3], const double h[3],
+                         double col[3])
+{
+	double diff = fmax(0, n[0] * l[0] + n[1] * l[1] + n[2] * l[2]);
+	double spec = fmax(0, n[0] * h[0] + n[1] * h[1] + n[2] * h[2]);
+	if (color == 1) {
+		double sp = pow(spec, 60) * 170 + pow(spec, 8) * 25;
+		double base = (14 + 34 * diff) * tone;
+		col[0] = base + sp;
+		col[1] = base * 1.02 + sp;
+		col[2] = base * 1.08 + sp;
+	} else {
+		double sp = pow(spec, 40) * 35;
+		double base = 250 * (0.58 + 0.42 * diff) * tone;
+		col[0] = base + sp;
+		col[1] = base * 0.985 + sp;
+		col[2] = base * 0.94 + sp;
+	}
+}
+
+/* A stone lying flat seen from above at (dx, dy) mm from its centre (as
+ * the board's flat stones are drawn): its colour into col, its coverage
+ * returned. */
+static double flat_stone(int color, double tone, double dx, double dy, double pm, double col[3])
+{
+	double d = sqrt(dx * dx + dy * dy);
+	double a = clamp01((RS_STONE_R - d) / pm + 0.5);
+	if (a <= 0)
+		return 0;
+	const double L[3] = {-0.42, -0.52, 0.74};
+	double ln = sqrt(L[0] * L[0] + L[1] * L[1] + L[2] * L[2]);
+	double l[3] = {L[0] / ln, L[1] / ln, L[2] / ln}, h[3] = {l[0], l[1], l[2] + 1};
+	double hn = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+	for (int i = 0; i < 3; i++)
+		h[i] /= hn;
+	double r = fmin(d / RS_STONE_R, 1.0);
+	double n[3] = {dx / RS_STONE_R, dy / RS_STONE_R, 1.7 * sqrt(fmax(0, 1 - r * r)) + 0.15};
+	double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+	for (int i = 0; i < 3; i++)
+		n[i] /= nn;
+	stone_colour(color, tone, n, l, h, col);
+	return a;
+}
+
+/* The clutter on the table at world (X, Y) over the colour rgb. */
+static void clutter_pixel(const rs_scene *s, double X, double Y, double rgb[3])
+{
+	double pm = s->pxmm;
+	for (int k = 0; k < s->nitems; k++) {
+		const struct rs_item *it = &s->items[k];
+		double dx = X - it->x, dy = Y - it->y, d = sqrt(dx * dx + dy * dy);
+		double a = clamp01((it->r - d) / pm + 0.5);
+		if (a <= 0)
+			continue;
+		double col[3];
+		if (it->kind == 2) {
+			/* a loose stone, with a little shadow */
+			double sh = 0.5 * (1 - smoothstep(RS_STONE_R - 3, RS_STONE_R + 3, hypot(dx - 1.7, dy + 2.1)));
+			for (int i = 0; i < 3; i++)
+				rgb[i] *= 1 - sh;
+			a = flat_stone(it->color, it->tone, dx, dy, pm, col);
+		} else {
+			/* a bowl or a lid: a wooden rim lit from the upper left,
+			 * inside a dish (a lid) or stones packed to the brim */
+			double rim = it->kind == 0 ? 7 : 5;
+			double lit = 0.85 + 0.2 * (-dx * 0.6 + dy * 0.8) / (d + 1e-9);
+			for (int i = 0; i < 3; i++)
+				col[i] = s->bowl_rgb[i] * it->tone * (d > it->r - rim ? lit : 0.8);
+			if (d <= it->r - rim) {
+				if (it->kind == 0) {
+					/* a hexagonal packing, 21 mm apart, turned */
+					double cr = cos(it->rot), sr = sin(it->rot);
+					double u = cr * dx + sr * dy, v = -sr * dx + cr * dy;
+					double row = floor(v / 18.2 + 0.5), off = fmod(row, 2) != 0 ? 10.5 : 0;
+					double cu = floor((u - off) / 21 + 0.5) * 21 + off, cv = row * 18.2;
+					double sc[3];
+					double sa = flat_stone(it->color, 0.95 + 0.05 * sin(cu * 3.1 + cv), u - cu, v - cv, pm, sc);
+					for (int i = 0; i < 3; i++)
+						col[i] = col[i] * 0.35 * (1 - sa) + sc[i] * sa;
+				} else {
+					/* the lid's captured stones */
+					for (int j = 0; j < 5; j++) {
+						double a2 = it->rot + j * 2.4, rr = (it->r - 25) * (0.2 + 0.16 * j);
+						double sc[3];
+						double sa = flat_stone(it->color, 1, dx - rr * cos(a2), dy - rr * sin(a2), pm, sc);
+						for (int i = 0; i < 3; i++)
+							col[i] += (sc[i] - col[i]) * sa;
+					}
+				}
+			}
+		}
+		for (int i = 0; i < 3; i++)
+			rgb[i] += (col[i] - rgb[i]) * a;
+	}
+}
+
 /* The board without stones at one pixel. */
 static void base_pixel(const rs_scene *s, double X, double Y, unsigned char *out)
 {
@@ -276,8 +384,13 @@ static void base_pixel(const rs_scene *s, double X, double Y, unsigned char *out
 			double shade = 0.92 + 0.16 * (rs_hash((uint64_t)(int64_t)k, s->wood_seed) % 1000) / 1000.0;
 			f *= shade * (in < 2 ? 0.45 : 1);
 		}
+		double t[3];
 		for (int i = 0; i < 3; i++)
-			rgb[i] = (1 - wood - side) * s->table_rgb[i] * f;
+			t[i] = s->table_rgb[i] * f;
+		if (s->nitems)
+			clutter_pixel(s, X, Y, t);
+		for (int i = 0; i < 3; i++)
+			rgb[i] = (1 - wood - side) * t[i];
 	}
 	if (side > 0) {
 		/* the board's side: its wood in shade, the grain across */
@@ -389,28 +502,6 @@ static double stone_hit(double u, double v, double su, double sv, double cu, dou
 	vw[0] = ex / en, vw[1] = ey / en, vw[2] = cz / en;
 	*t = s;
 	return cover;
-}
-
-/* A stone's colour for a surface normal n, the light l and the half
- * vector h (the light's and the view's), its tone and colour (1 black). */
-static void stone_colour(int color, double tone, const double n[3], const double l[3], const double h[3],
-                         double col[3])
-{
-	double diff = fmax(0, n[0] * l[0] + n[1] * l[1] + n[2] * l[2]);
-	double spec = fmax(0, n[0] * h[0] + n[1] * h[1] + n[2] * h[2]);
-	if (color == 1) {
-		double sp = pow(spec, 60) * 170 + pow(spec, 8) * 25;
-		double base = (14 + 34 * diff) * tone;
-		col[0] = base + sp;
-		col[1] = base * 1.02 + sp;
-		col[2] = base * 1.08 + sp;
-	} else {
-		double sp = pow(spec, 40) * 35;
-		double base = 250 * (0.58 + 0.42 * diff) * tone;
-		col[0] = base + sp;
-		col[1] = base * 0.985 + sp;
-		col[2] = base * 0.94 + sp;
-	}
 }
 
 /* Stones: their shadows and bodies over the base in one rectangle. */
@@ -656,6 +747,41 @@ rs_scene *rs_scene_new(const rs_scene_params *p)
 	s->paper_rgb[0] = pw;
 	s->paper_rgb[1] = pw * rs_uniform(&pg, 0.98, 1.0);
 	s->paper_rgb[2] = pw * rs_uniform(&pg, 0.94, 1.0);
+	if (p->clutter) {
+		/* from their own stream too: two bowls beside the board, left
+		 * and right, each with its lid near it, and loose stones near
+		 * the board's edges */
+		rs_rng cg = {rs_hash(p->seed, 0xc1a77e5)};
+		double bu = (s->L - 1) * 0.5 * RS_CELL_X + RS_MARGIN, bv = (s->L - 1) * 0.5 * RS_CELL_Y + RS_MARGIN;
+		double br = rs_uniform(&cg, 0.55, 0.95);
+		s->bowl_rgb[0] = 200 * br;
+		s->bowl_rgb[1] = 200 * br * rs_uniform(&cg, 0.6, 0.75);
+		s->bowl_rgb[2] = 200 * br * rs_uniform(&cg, 0.35, 0.5);
+		int first = rs_int(&cg, 2) + 1;
+		for (int side = 0; side < 2; side++) {
+			double sx = side ? 1 : -1, r = rs_uniform(&cg, 55, 70);
+			struct rs_item *b = &s->items[s->nitems++];
+			b->kind = 0, b->r = r, b->color = side ? 3 - first : first;
+			b->x = sx * (bu + rs_uniform(&cg, 10, 60) + r);
+			b->y = rs_uniform(&cg, -0.5, 0.5) * bv;
+			b->rot = rs_uniform(&cg, 0, M_PI), b->tone = rs_uniform(&cg, 0.9, 1.1);
+			struct rs_item *l = &s->items[s->nitems++];
+			l->kind = 1, l->r = r + 8, l->color = 3 - b->color;
+			l->x = sx * (bu + rs_uniform(&cg, 10, 60) + l->r);
+			l->y = b->y + (b->y > 0 ? -1 : 1) * (r + l->r + rs_uniform(&cg, 5, 30));
+			l->rot = rs_uniform(&cg, 0, 2 * M_PI), l->tone = rs_uniform(&cg, 0.9, 1.1);
+		}
+		int loose = 2 + rs_int(&cg, 6);
+		for (int k = 0; k < loose; k++) {
+			struct rs_item *st = &s->items[s->nitems++];
+			st->kind = 2, st->r = RS_STONE_R, st->color = 1 + rs_int(&cg, 2), st->tone = rs_uniform(&cg, 0.94, 1.06);
+			/* beside one of the four edges, 1 to 40 mm beyond it */
+			int e = rs_int(&cg, 4);
+			double along = rs_uniform(&cg, -0.9, 0.9), out = rs_uniform(&cg, 1, 40) + RS_STONE_R;
+			st->x = e < 2 ? (e ? 1 : -1) * (bu + out) : along * bu;
+			st->y = e < 2 ? along * bv : (e == 2 ? 1 : -1) * (bv + out);
+		}
+	}
 	rs_rng ng = {rs_hash(p->seed, 0x7015e)};
 	for (size_t i = 0; i < NOISE_N; i++) {
 		double v = rs_gauss(&ng) * p->noise;
