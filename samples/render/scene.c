@@ -358,17 +358,42 @@ static void base_pixel(const rs_scene *s, double X, double Y, unsigned char *out
 	double edge = fmin(bu - fabs(u), bv - fabs(v)); /* > 0 inside the board */
 	double rgb[3] = {0, 0, 0};
 	double wood = clamp01(0.5 + edge / pm);
-	double side = 0;
+	double side = 0, side_shade = 0.58;
 	if (wood < 1 && s->p.board_t > 0) {
 		/* a thick board: beside its top, the ray goes on down to the
 		 * table, T below, through the board's side if it meets it */
-		double k = s->p.board_t / s->C[2];
+		double k = s->p.board_t / s->C[2], u0 = u, v0 = v;
 		X -= k * (s->C[0] - X);
 		Y -= k * (s->C[1] - Y);
 		world_to_board(s, X, Y, &gu0, &gv0);
 		u = gu0 - s->offu, v = gv0 - s->offv;
-		double e2 = fmin(bu - fabs(u), bv - fabs(v));
-		side = (1 - wood) * clamp01(0.5 + e2 / pm);
+		/* where the ray, from the board's plane down to the table,
+		 * enters the board's box (Liang-Barsky): the side it meets */
+		double t0 = 0, t1 = 1, d[2] = {u - u0, v - v0}, p0[2] = {u0, v0}, lim[2] = {bu, bv};
+		int face_a = 0, face_s = 1;
+		for (int a = 0; a < 2 && t0 <= t1; a++) {
+			for (int sg = -1; sg <= 1; sg += 2) {
+				/* sg * (p0 + t d) < lim */
+				double num = lim[a] - sg * p0[a], den = sg * d[a];
+				if (fabs(den) < 1e-12) {
+					if (num < 0)
+						t0 = 2;
+				} else if (den > 0) {
+					t1 = fmin(t1, num / den);
+				} else if (num / den > t0) {
+					t0 = num / den;
+					face_a = a, face_s = sg;
+				}
+			}
+		}
+		if (t0 <= t1 && t0 < 1) {
+			/* a pixel's width of soft edge where the face meets the table */
+			double len = hypot(d[0], d[1]);
+			side = (1 - wood) * clamp01((1 - t0) * len / pm + 0.5);
+			/* the face lit as the stones are, from the upper left */
+			double lit = face_a == 0 ? -face_s * 0.42 : -face_s * 0.52;
+			side_shade = 0.35 + 0.5 * fmax(0, lit);
+		}
 	}
 	if (wood + side < 1) {
 		/* the table, with the board's shadow towards the lower right */
@@ -396,7 +421,7 @@ static void base_pixel(const rs_scene *s, double X, double Y, unsigned char *out
 		/* the board's side: its wood in shade, the grain across */
 		double g = vnoise(s->wood_seed ^ 13, (u + v) * 0.05, 0.5);
 		for (int i = 0; i < 3; i++)
-			rgb[i] += side * s->wood_rgb[i] * (0.58 + 0.08 * g);
+			rgb[i] += side * s->wood_rgb[i] * (side_shade + 0.08 * g);
 	}
 	if (wood > 0) {
 		double w = u + 9.0 * vnoise(s->wood_seed, u * 0.012, v * 0.0025);
