@@ -28,22 +28,6 @@
  * to either side counts as "on the line": the grid as fitted may be off by
  * a pixel or two, a line is 1-3 pixels wide. */
 #define GV_PROOF_SLACK 0.06
-/* An outer line that does not show where the grid puts it is looked for up
- * to this far (in cells) across, at one offset for the whole line, before
- * it is judged missing: a camera far from straight down sees the far row's
- * cells a few pixels tall, and a grid fitted to the lines that show (lens
- * distortion bends the far row) puts that row a fifth of a cell off at one
- * end (renders at 57-60 degrees, samples/eval_scenes.py; 2026-12-06). A
- * lattice a line off has the nearest line a whole cell from its outer
- * line, one half a cell off half a cell: neither found this near. By
- * reasoning. */
-#define GV_PROOF_OUTER_REACH 0.15
-/* ... on the far side only: where that row's cells, across it, are at most
- * this share of the near side's in pixels (a camera 45 degrees from
- * straight down or more, about). From overhead a lattice a line out has a
- * dark board edge or its shadow as near as that to its outer line (a
- * blurred gomrade photo's read at 400 px). By reasoning. */
-#define GV_PROOF_OUTER_THIN 0.75
 /* The board beside the line, this far (in cells) across it: clear of the
  * line, well inside the square. */
 #define GV_PROOF_SIDE 0.22

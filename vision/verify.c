@@ -234,51 +234,6 @@ static int beyond_line_alloc(const gv_image *rgb, const double H[9], int size, i
 	return rc;
 }
 
-/* Whether outer line `line` of family dir (0 the rows), on the far side of a
- * board seen at a slant, shows on most of its spans between empty points at
- * one offset across of up to
- * GV_PROOF_OUTER_REACH cells, in steps of GV_PROOF_SLACK's (each test looks
- * that far either way too), darker than both its sides (a ridge: the
- * board's edge, a step from wood to table, lies near a lattice a line out
- * and is no line). */
-static bool outer_line_near(const gv_image *rgb, const double H[9], int size, const unsigned char *cells, int dir,
-                            int line, double thr)
-{
-	/* only on the far side of a board seen at a slant: its cells across
-	 * this line no more than GV_PROOF_OUTER_THIN of the other side's */
-	double m = (size - 1) / 2.0, a[2], b[2], c[2], d[2];
-	int o = line ? size - 2 : 1, far = line ? 0 : size - 1, far2 = line ? 1 : size - 2;
-	if (!gv_h_apply(H, dir ? line : m, dir ? m : line, &a[0], &a[1]) ||
-	    !gv_h_apply(H, dir ? o : m, dir ? m : o, &b[0], &b[1]) ||
-	    !gv_h_apply(H, dir ? far : m, dir ? m : far, &c[0], &c[1]) ||
-	    !gv_h_apply(H, dir ? far2 : m, dir ? m : far2, &d[0], &d[1]))
-		return false;
-	if (hypot(a[0] - b[0], a[1] - b[1]) > GV_PROOF_OUTER_THIN * hypot(c[0] - d[0], c[1] - d[1]))
-		return false;
-	int steps = (int)(GV_PROOF_OUTER_REACH / GV_PROOF_SLACK + 0.5);
-	for (int q = -steps; q <= steps; q++) {
-		if (!q)
-			continue;
-		double off = q * GV_PROOF_OUTER_REACH / steps;
-		int judged = 0, lined = 0;
-		for (int s = 0; s + 1 < size; s++) {
-			int i = dir ? line : s, j = dir ? s : line;
-			int i2 = dir ? i : i + 1, j2 = dir ? j + 1 : j;
-			if (cells[j * size + i] || cells[j2 * size + i2])
-				continue;
-			int r = span_lined_at(rgb, H, i + (dir ? off : 0), j + (dir ? 0 : off), dir ? 0 : 1, dir ? 1 : 0, true,
-			                      thr, NULL);
-			if (r < 0)
-				continue;
-			judged++;
-			lined += r;
-		}
-		if (judged >= GV_PROOF_MIN_SPANS && 2 * lined > judged)
-			return true;
-	}
-	return false;
-}
-
 int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsigned char *cells, gv_proof *out)
 {
 	if (!rgb || !rgb->data || !H || !cells || !out || size < 2 || size > 19)
@@ -310,10 +265,8 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 				lines_shown += 2 * lined > judged;
 				/* the outer lines bound the grid: each one that can be
 				 * judged must show (a lattice a line off has one of its
-				 * outer lines on the margin), where the grid puts it or
-				 * a little across (GV_PROOF_OUTER_REACH) */
-				if ((line == 0 || line == size - 1) && 2 * lined <= judged &&
-				    !outer_line_near(rgb, H, size, cells, dir, line, thr))
+				 * outer lines on the margin) */
+				if ((line == 0 || line == size - 1) && 2 * lined <= judged)
 					out->outer_missing++;
 				if (line == 0 || line == size - 1) {
 					out->outer_judged++;
