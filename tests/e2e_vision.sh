@@ -109,15 +109,17 @@ if [ -x "$render" ]; then
 	if [ "$gfound" -eq 3 ] && [ "$gright" -ge 1081 ] && [ "$gfw" -eq 0 ]; then ok; else
 		bad "under a green lamp: found $gfound of 3, $gright of 1083 right (at least 1081), $gfw found with >3 wrong"
 	fi
-	# the camera 60 degrees from straight down (samples/eval_tilt.sh's
-	# steepest; this one seed 74 of the fourth 19x19 game): the lines'
-	# lattice at 400 px, moved a row by shift_search, passed its proof with
-	# the board's near edge for its outer line (194 of 361 right, 157 wrong
-	# points sure). The board's outline, found apart, lies two cells beyond
-	# its top line and inside its bottom one: turned down
-	# (GV_SHIFT_OUTLINE_ASYM); no board found is better than a wrong one
+	# the camera 60 degrees from straight down, the board's near side
+	# nearly as wide as the picture (seed 74 of the fourth 19x19 game,
+	# --zoom 1.08): the lines' lattice at 400 px, moved a row by
+	# shift_search, passed its proof with the board's near edge for its
+	# outer line (193 of 361 right, most wrong points sure). The board's
+	# outline, found apart, lies two cells beyond its top line and inside
+	# its bottom one: turned down (GV_SHIFT_OUTLINE_ASYM); no board found
+	# is better than a wrong one
 	mkdir -p "$tmp/tilt"
-	"$render" --quiet --seed 74 --no-hands --fps 1 --last-only --tilt 60 "$fx/selfplay/19x19-s0204.sgf" "$tmp/tilt60"
+	"$render" --quiet --seed 74 --no-hands --fps 1 --last-only --tilt 60 --zoom 1.08 "$fx/selfplay/19x19-s0204.sgf" \
+		"$tmp/tilt60"
 	cp "$(ls "$tmp/tilt60/"*.jpg | tail -n 1)" "$tmp/tilt/s4.jpg"
 	grep -v '^@' "$tmp/tilt60/truth.log" | tail -n 19 >"$tmp/tilt/s4.txt"
 	run "eval a camera 60 degrees from the vertical" 0 "$goref" eval --json "$tmp/tilt"

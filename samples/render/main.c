@@ -57,6 +57,9 @@ static void usage(FILE *f)
 	        "                     the board's thickness (0..250; default 0): its\n"
 	        "                     sides show beside its top from a slanted camera\n"
 	        "                     (table boards 10-60 mm, a floor board 100-200)\n"
+	        "  --zoom Z           the board drawn Z times larger than framed (0.5..2;\n"
+	        "                     default 1: within 85%% of the height and 92%% of the\n"
+	        "                     width; more: its edges may leave the picture)\n"
 	        "  --clutter          on the table: two bowls of stones with their lids\n"
 	        "                     beside the board, loose stones near its edges\n"
 	        "  --floor            the board on a floor of pale planks, as bright as\n"
@@ -217,6 +220,10 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--board-thickness")) {
 			NEEDARG();
 			if (parse_num(a, argv[++i], 0, 250, &o.scene.board_t))
+				return 2;
+		} else if (!strcmp(a, "--zoom")) {
+			NEEDARG();
+			if (parse_num(a, argv[++i], 0.5, 2, &o.scene.zoom))
 				return 2;
 		} else if (!strcmp(a, "--clutter")) {
 			o.scene.clutter = true;

@@ -201,6 +201,8 @@ static void setup_camera(rs_scene *s)
 	 * 4:3 picture would cut it off) */
 	if (s->f * (xmax - xmin) > 0.92 * s->W)
 		s->f = 0.92 * s->W / (xmax - xmin);
+	if (s->p.zoom > 0)
+		s->f *= s->p.zoom;
 	s->cx = s->W * 0.5 - s->f * (xmin + xmax) * 0.5;
 	s->cy = s->H * 0.5 - s->f * (ymin + ymax) * 0.5;
 	s->k1 = s->p.k1;

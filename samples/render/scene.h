@@ -62,6 +62,9 @@ typedef struct rs_scene_params {
 	double board_t;    /* the board's thickness, mm: its sides show beside
 	                      its top from a slanted camera, the table that much
 	                      below (0: a board as thin as paper, as before) */
+	double zoom;       /* the board drawn this much larger than the framing
+	                      gives (0 or 1: framed within the picture; more: a
+	                      camera nearer, the board's edges may leave it) */
 	bool clutter;      /* on the table: two bowls of stones with their lids
 	                      beside the board and loose stones near its edges */
 	uint64_t seed;
