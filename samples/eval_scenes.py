@@ -5,8 +5,10 @@ Each seed draws one scene at random with goref-render --last-only (no hands):
 a self-play game's last position (9x9, 13x13 or 19x19 from
 tests/fixtures/selfplay, 19x19 three times as often), the camera 25 to 60
 degrees from straight down, stones 5 to 9 mm high, a board 0 to 200 mm
-thick, 640x480 to 1920x1080, a pale floor instead of the table in a fifth
-of the scenes, a tinted lamp in some, and with --clutter bowls of stones,
+thick, 640x480 to 1920x1080, the board framed from a little smaller to a
+little larger (--zoom 0.8 to 1.08: at a slant its near corners may leave
+the picture), a pale floor instead of the table in a fifth of the scenes,
+a tinted lamp in some, and with --clutter bowls of stones,
 lids and loose stones beside the board. The photos are read with
 `goref eval`; its total is printed, with every photo not read entirely
 right. Each photo's name says its scene: p SEED _ SIZE _t TILT _h BOARD
@@ -47,11 +49,12 @@ def scene(seed, clutter, games):
     if r.random() < 0.15:
         extra += ['--tint', r.choice(TINTS)]
         tags += 'ti'
+    zoom = r.uniform(0.8, 1.08)
     if clutter:
         extra.append('--clutter')
     opts = ['--seed', str(seed), '--no-hands', '--fps', '1', '--last-only', '--tilt', '%.1f' % tilt,
             '--board-thickness', '%.0f' % thick, '--stone-height', '%.1f' % stone_h, '--width', str(w),
-            '--height', str(h)] + extra
+            '--height', str(h), '--zoom', '%.2f' % zoom] + extra
     name = 'p%d_%d_t%d_h%d_s%.0f_%dx%d%s' % (seed, size, tilt, thick, stone_h, w, h, tags)
     return size, game, opts, name
 

@@ -7,9 +7,10 @@
 # the camera tilted 40, 50 and 60 degrees from the vertical, at 1280x720,
 # two webcam sets at 640x480 and three boards with thickness (30 mm, a table
 # board; 150 mm, a floor board: their sides show beside their tops); read as
-# photos with `goref eval`, one folder a set. The renders' seeds (101-106) were first drawn after the rules they
-# check were made (GV_SHIFT_OUTLINE_ASYM, found on a render of seed 74; the
-# renderer's framing within the width): held out for them.
+# photos with `goref eval`, one folder a set. The renders' seeds (101-106)
+# were first drawn after the rule they check was made (GV_OUTLINE_OFF_ASYM,
+# found on a render of seed 74) and the renderer's framing within the
+# width: held out for them.
 #
 #   samples/eval_tilt.sh [-b BUILD] [-o OUTDIR]
 #

@@ -21,6 +21,30 @@
 /* A line of the trace (gv_detect_opts.trace), when one is set. */
 #define dtr(o, ...) gv_tracef((o) ? (o)->trace : NULL, (o) ? (o)->trace_ud : NULL, __VA_ARGS__)
 
+/* Whether the board's outline, its margins m (cells beyond the outer lines,
+ * left, top, right, bottom: gv_outline_margins) around a grid, says that
+ * grid is a line or more off: the outline is taken for the board's when
+ * each pair of opposite margins adds up to two margins a board may have
+ * (GV_PROOF_MARGIN_MIN to _MAX each: a lattice moved whole keeps the sum),
+ * and then a pair differing by more than GV_OUTLINE_OFF_ASYM cells is a
+ * lattice off (one line off changes the difference by two). An outline of
+ * a floor or a table, far out, says nothing; *board gets whether it was
+ * taken for the board's. */
+static bool margins_say_off(const double m[4], bool *board)
+{
+	*board = true;
+	bool off = false;
+	for (int k = 0; k < 2; k++) {
+		double sum = m[k] + m[k + 2], lines = fabs(m[k] - m[k + 2]) / 2;
+		*board = *board && sum >= 2 * GV_PROOF_MARGIN_MIN && sum <= 2 * GV_PROOF_MARGIN_MAX;
+		/* off by a whole number of lines, give or take
+		 * GV_OUTLINE_OFF_SLACK: an outline astray (a shadow or a sleeve
+		 * over one side) puts it anywhere */
+		off = off || (2 * lines > GV_OUTLINE_OFF_ASYM && fabs(lines - floor(lines + 0.5)) <= GV_OUTLINE_OFF_SLACK);
+	}
+	return *board && off;
+}
+
 /* Reads the board through grid g into out (cells, confidences, proof).
  * GV_ENOTFOUND when the grid reaches beyond the photo, or (prove) when it
  * fails its proof; message in err. pre: the points' features through g
@@ -191,14 +215,18 @@ static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool pr
 			}
 			ol = quad;
 		}
-		bool mok = false;
+		bool mok = false, mboard;
 		int beyond = 0;
 		if (r2 == GV_OK && gv_outline_margins(g->H, size, ol, out->proof.margin, &mok) == GV_OK && mok) {
 			out->proof.by_outline = 1;
-		} else if (!g->has_outline && (beyond = gv_beyond_empty(img, g->H, size, out->proof.outer_seen)) == 1) {
+		} else if (!g->has_outline && !(r2 == GV_OK && margins_say_off(out->proof.margin, &mboard)) &&
+		           (beyond = gv_beyond_empty(img, g->H, size, out->proof.outer_seen)) == 1) {
 			/* no board's edge to bound it (a grid drawn on a table, a
 			 * board filling the photo): the points a line beyond each
-			 * hidden outer line are empty */
+			 * hidden outer line are empty; but not where the board's
+			 * outline says the grid is a line or more off (a lattice two
+			 * columns over, its outer column on the table beyond the
+			 * board, reads empty points a line beyond that too) */
 			out->proof.by_beyond = 1;
 		} else if (beyond == GV_ENOMEM) {
 			if (err && cap)
@@ -300,34 +328,25 @@ static int read_polished(const gv_image *img, const gv_image *grey_work, gv_grid
 	return r2;
 }
 
-/* A lattice moved by shift_search, proved by its lines, against the
- * board's outline (gv_board_outline), which it was not fitted to: where
- * one is found that lies within a line of a board's margins all round,
- * and its margins across the grid (left and right, top and bottom)
- * differ by more than GV_SHIFT_OUTLINE_ASYM cells, the lattice is
- * a line off (its outer line on the board's edge, one of the board's own
- * lines left out beyond the other side). GV_ENOTFOUND then, GV_OK when
- * nothing contradicts it (no outline found is no contradiction), or
- * GV_ENOMEM / GV_ECV. */
-static int outline_contradicts(const gv_image *img, const gv_grid *g, int size, const gv_detect_opts *opts)
+/* A grid proved by its lines (what: its name in the trace) against the
+ * board's outline (gv_board_outline_shared, on grey_work when not NULL),
+ * which it was not fitted to (margins_say_off). GV_ENOTFOUND when the
+ * outline says it is off, GV_OK when nothing contradicts it (no outline
+ * found is no contradiction), or GV_ENOMEM / GV_ECV. */
+static int outline_contradicts(const gv_image *img, const gv_image *grey_work, const gv_grid *g, int size,
+                               const gv_detect_opts *opts, const char *what)
 {
 	double quad[8], m[4];
 	char e2[200];
-	bool mok;
-	int r = gv_board_outline(img, quad, e2, sizeof e2);
+	bool mok, board;
+	int r = gv_board_outline_shared(img, grey_work, quad, e2, sizeof e2);
 	if (r == GV_ENOMEM || r == GV_ECV)
 		return r;
 	if (r != GV_OK || gv_outline_margins(g->H, size, quad, m, &mok) != GV_OK)
 		return GV_OK;
-	/* an outline that is the board's lies within a line of a board's
-	 * margins all round (one of a floor or a table, far out, says
-	 * nothing) */
-	bool board = true;
-	for (int k = 0; k < 4; k++)
-		board = board && m[k] >= GV_PROOF_MARGIN_MIN - 1 && m[k] <= GV_PROOF_MARGIN_MAX + 1;
-	bool off = board && (fabs(m[0] - m[2]) > GV_SHIFT_OUTLINE_ASYM || fabs(m[1] - m[3]) > GV_SHIFT_OUTLINE_ASYM);
-	dtr(opts, "detect: the moved lattice against the outline: margins %.2f %.2f %.2f %.2f: %s", m[0], m[1], m[2],
-	    m[3], off ? "a line off" : board ? "no contradiction" : "not the board's outline");
+	bool off = margins_say_off(m, &board);
+	dtr(opts, "detect: %s against the outline: margins %.2f %.2f %.2f %.2f: %s", what, m[0], m[1], m[2], m[3],
+	    off ? "a line off" : board ? "no contradiction" : "not the board's outline");
 	return off ? GV_ENOTFOUND : GV_OK;
 }
 
@@ -399,7 +418,7 @@ static int shift_search(const gv_image *img, const gv_image *grey_work, const gv
 	}
 	if (found < 0)
 		return GV_ENOTFOUND;
-	int rq = outline_contradicts(img, &gk, size, opts);
+	int rq = outline_contradicts(img, grey_work, &gk, size, opts, "the moved lattice");
 	if (rq != GV_OK)
 		return rq == GV_ENOTFOUND ? rq : shift_error(rq, "detect: out of memory", err, cap);
 	for (int t = 0; t < 4; t++) { /* its neighbours: the first four moves */
@@ -597,6 +616,22 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			    out->proof.outer_missing, out->proof.margin[0], out->proof.margin[1], out->proof.margin[2],
 			    out->proof.margin[3], out->proof.by_outline ? " (the outline bounds it)" : out->proof.by_beyond ? " (empty points beyond bound it)" : "",
 			    rc ? "failed" : "proved");
+			/* every outer line shows, so no margin was asked of it:
+			 * the board's outline must not say it is a line off (the
+			 * board's edge taken for one outer line while the true
+			 * one on the other side lies under stones) */
+			if (!rc && !out->proof.by_stones && out->proof.outer_judged == 4) {
+				rc = outline_contradicts(img, lo.grey_work, &g, size, opts, "the lines' grid");
+				if (rc == GV_ENOTFOUND) {
+					if (err && cap)
+						snprintf(err, cap,
+						         "no board found: the grid found is a line or more off the board's outline");
+				} else if (rc) {
+					if (err && cap)
+						snprintf(err, cap, "detect: %s", rc == GV_ENOMEM ? "out of memory" : "the outline failed (OpenCV)");
+					goto done;
+				}
+			}
 			/* a lattice a line short: the board's lines go on beyond
 			 * one outer line, on wood. The lattice moved a line that
 			 * way is the next candidate, and must pass the whole proof

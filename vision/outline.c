@@ -376,6 +376,11 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 
 int gv_board_outline(const gv_image *img, double quad[8], char *err, size_t cap)
 {
+	return gv_board_outline_shared(img, NULL, quad, err, cap);
+}
+
+int gv_board_outline_shared(const gv_image *img, const gv_image *grey_work, double quad[8], char *err, size_t cap)
+{
 	if (!img || !img->data || !quad) {
 		snprintf(err, cap, "outline: bad argument");
 		return GV_EINVAL;
@@ -383,7 +388,7 @@ int gv_board_outline(const gv_image *img, double quad[8], char *err, size_t cap)
 	gv_image own;
 	const gv_image *small;
 	double scale = 1;
-	int rc = work_grey(img, NULL, &own, &small, &scale, err, cap);
+	int rc = work_grey(img, grey_work, &own, &small, &scale, err, cap);
 	double share = 0;
 	if (!rc) {
 		rc = gv_cv_bright_quad(small, quad, &share, err, cap);

@@ -31,6 +31,10 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
  * from. GV_ENOTFOUND when there is none covering GV_OUTLINE_MIN_SHARE of
  * the photo; GV_EINVAL, GV_ENOMEM or GV_ECV with a message. */
 int gv_board_outline(const gv_image *img, double quad[8], char *err, size_t cap);
+/* The same from grey_work, the photo's grey working copy when gv_detect
+ * made one at GV_OUTLINE_WORK_PX (NULL, or one of another size: made
+ * here). */
+int gv_board_outline_shared(const gv_image *img, const gv_image *grey_work, double quad[8], char *err, size_t cap);
 
 /* Polishes a grid whose four corners a person clicked (x y clockwise from
  * the top-left, pixels of img; clicks are a few pixels off, a tenth or two

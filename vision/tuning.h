@@ -124,15 +124,30 @@
  * it keeps the slant of the wrong lines it was fitted to, a third of a cell
  * off at a far corner. By reasoning, not scored. */
 #define GV_SHIFT_REFINE_SPANS 0.75
-/* A lattice shift_search moved and proved by its lines is turned down when
- * the board's outline, found apart, lies around it with margins across
- * (left and right, top and bottom) differing by more than this many cells:
- * a lattice one line off changes that difference by two, so one is half
- * of it (by reasoning; a right grid's margins differ by under 0.5 even
- * where the outline's straight sides miss a lens-bent edge, as on renders
- * at 60 degrees). Found on a render at 60 degrees whose lattice, a row
- * off, had the board's near edge for its outer line (2026-12-06). */
-#define GV_SHIFT_OUTLINE_ASYM 1.0
+/* A grid is taken for a line or more off when the board's outline, found
+ * apart, lies around it with margins across (left and right, top and
+ * bottom) differing by more than this many cells, the outline being the
+ * board's (each pair adding up to two margins a board may have: see
+ * detect.c, margins_say_off): a lattice one line off changes that
+ * difference by two, so one is half of it (by reasoning; a right grid's
+ * margins differ by under 0.5 even where the outline's straight sides miss
+ * a lens-bent edge, as on renders at 60 degrees). Asked of a lattice
+ * shift_search moved (a render at 60 degrees, the board's near side as wide
+ * as the picture, was read a row off, the board's near edge its outer
+ * line; 2026-12-06), and of a grid with hidden outer lines before the
+ * empty points beyond them may bound it (a render at 31 degrees was read
+ * two columns over, its outer column on the table, margins 2.80 and
+ * -1.21). */
+#define GV_OUTLINE_OFF_ASYM 1.0
+/* ... and that difference half a whole number of lines within this many
+ * (the lattices a line or two off seen on renders: 1.08 to 1.3 lines; a
+ * render whose near row's stones cut into the outline, 0.55, is no line
+ * off). By reasoning, with those in view. Not enough alone: a dimmed
+ * imago photo (samples/transform_photos.py dim, t2_101) whose outline
+ * lost its bottom under a shadow says 1.74; its right grid is turned down
+ * there and found again by the outline's own search, its corners within
+ * 2 px. */
+#define GV_OUTLINE_OFF_SLACK 0.35
 /* Where a pair of directions gives no regular grid, the lines are fitted
  * again with each family's segments kept only within the other family's
  * reach along them, widened by this share of it (locate.c, try_pair's
