@@ -18,9 +18,10 @@ THICKNESS _s STONE HEIGHT _ WxH, then fl (floor) and ti (tint).
 
 BUILD holds goref and goref-render (default build); OUTDIR (default
 /tmp/goref-eval-scenes) keeps the renders, a folder of photos for each run's
-seeds (a scene drawn there before is not drawn again). Seeds 300-359, 400-459 and 1000-1059 (with and without
---clutter) were looked at while the recognizer was worked on (README);
-seeds from 2000 on were not.
+seeds (a scene drawn there before is not drawn again). Seeds 300-359,
+400-459, 1000-1059 and 2000-2059 (with and without --clutter) were looked
+at while the recognizer was worked on (README); seeds from 3000 on were
+not.
 """
 import argparse
 import glob
