@@ -272,21 +272,30 @@ static void stone_colour(int color, double tone, const double n[3], const double
 	}
 }
 
+/* The light's direction l (from the upper left) and the half vector h
+ * between it and a view from straight above, unit vectors. */
+static void light_vectors(double l[3], double h[3])
+{
+	const double L[3] = {-0.42, -0.52, 0.74};
+	double ln = sqrt(L[0] * L[0] + L[1] * L[1] + L[2] * L[2]);
+	for (int i = 0; i < 3; i++)
+		l[i] = L[i] / ln;
+	h[0] = l[0], h[1] = l[1], h[2] = l[2] + 1;
+	double hn = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+	for (int i = 0; i < 3; i++)
+		h[i] /= hn;
+}
+
 /* A stone lying flat seen from above at (dx, dy) mm from its centre (as
  * the board's flat stones are drawn): its colour into col, its coverage
  * returned. */
-static double flat_stone(int color, double tone, double dx, double dy, double pm, double col[3])
+static double flat_stone(int color, double tone, double dx, double dy, double pm, const double l[3],
+                         const double h[3], double col[3])
 {
 	double d = sqrt(dx * dx + dy * dy);
 	double a = clamp01((RS_STONE_R - d) / pm + 0.5);
 	if (a <= 0)
 		return 0;
-	const double L[3] = {-0.42, -0.52, 0.74};
-	double ln = sqrt(L[0] * L[0] + L[1] * L[1] + L[2] * L[2]);
-	double l[3] = {L[0] / ln, L[1] / ln, L[2] / ln}, h[3] = {l[0], l[1], l[2] + 1};
-	double hn = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
-	for (int i = 0; i < 3; i++)
-		h[i] /= hn;
 	double r = fmin(d / RS_STONE_R, 1.0);
 	double n[3] = {dx / RS_STONE_R, dy / RS_STONE_R, 1.7 * sqrt(fmax(0, 1 - r * r)) + 0.15};
 	double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
@@ -299,7 +308,8 @@ static double flat_stone(int color, double tone, double dx, double dy, double pm
 /* The clutter on the table at world (X, Y) over the colour rgb. */
 static void clutter_pixel(const rs_scene *s, double X, double Y, double rgb[3])
 {
-	double pm = s->pxmm;
+	double pm = s->pxmm, l[3], h[3];
+	light_vectors(l, h);
 	for (int k = 0; k < s->nitems; k++) {
 		const struct rs_item *it = &s->items[k];
 		double dx = X - it->x, dy = Y - it->y, d = sqrt(dx * dx + dy * dy);
@@ -312,7 +322,7 @@ static void clutter_pixel(const rs_scene *s, double X, double Y, double rgb[3])
 			double sh = 0.5 * (1 - smoothstep(RS_STONE_R - 3, RS_STONE_R + 3, hypot(dx - 1.7, dy + 2.1)));
 			for (int i = 0; i < 3; i++)
 				rgb[i] *= 1 - sh;
-			a = flat_stone(it->color, it->tone, dx, dy, pm, col);
+			a = flat_stone(it->color, it->tone, dx, dy, pm, l, h, col);
 		} else {
 			/* a bowl or a lid: a wooden rim lit from the upper left,
 			 * inside a dish (a lid) or stones packed to the brim */
@@ -328,7 +338,7 @@ static void clutter_pixel(const rs_scene *s, double X, double Y, double rgb[3])
 					double row = floor(v / 18.2 + 0.5), off = fmod(row, 2) != 0 ? 10.5 : 0;
 					double cu = floor((u - off) / 21 + 0.5) * 21 + off, cv = row * 18.2;
 					double sc[3];
-					double sa = flat_stone(it->color, 0.95 + 0.05 * sin(cu * 3.1 + cv), u - cu, v - cv, pm, sc);
+					double sa = flat_stone(it->color, 0.95 + 0.05 * sin(cu * 3.1 + cv), u - cu, v - cv, pm, l, h, sc);
 					for (int i = 0; i < 3; i++)
 						col[i] = col[i] * 0.35 * (1 - sa) + sc[i] * sa;
 				} else {
@@ -336,7 +346,7 @@ static void clutter_pixel(const rs_scene *s, double X, double Y, double rgb[3])
 					for (int j = 0; j < 5; j++) {
 						double a2 = it->rot + j * 2.4, rr = (it->r - 25) * (0.2 + 0.16 * j);
 						double sc[3];
-						double sa = flat_stone(it->color, 1, dx - rr * cos(a2), dy - rr * sin(a2), pm, sc);
+						double sa = flat_stone(it->color, 1, dx - rr * cos(a2), dy - rr * sin(a2), pm, l, h, sc);
 						for (int i = 0; i < 3; i++)
 							col[i] += (sc[i] - col[i]) * sa;
 					}
@@ -535,13 +545,8 @@ static double stone_hit(double u, double v, double su, double sv, double cu, dou
 static void render_still_rect(rs_scene *s, int x0, int y0, int x1, int y1)
 {
 	double gu = grid_half_u(s), gv = grid_half_v(s), pm = s->pxmm;
-	const double L[3] = {-0.42, -0.52, 0.74};
-	double ln = sqrt(L[0] * L[0] + L[1] * L[1] + L[2] * L[2]);
-	double l[3] = {L[0] / ln, L[1] / ln, L[2] / ln};
-	double h[3] = {l[0], l[1], l[2] + 1};
-	double hn = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
-	for (int i = 0; i < 3; i++)
-		h[i] /= hn;
+	double l[3], h[3];
+	light_vectors(l, h);
 	/* stones with height: the camera in board coordinates, and how many
 	 * cells off its point a stone's top may be seen */
 	double sh_h = s->p.stone_h, cam_u, cam_v;
@@ -622,32 +627,10 @@ static void render_still_rect(rs_scene *s, int x0, int y0, int x1, int y1)
 						continue;
 					double dx = u - (xx * RS_CELL_X - gu + s->du[yy][xx]);
 					double dy = v - (yy * RS_CELL_Y - gv + s->dv[yy][xx]);
-					double d = sqrt(dx * dx + dy * dy);
-					double a = clamp01((RS_STONE_R - d) / pm + 0.5);
+					double col[3];
+					double a = flat_stone(s->color[yy][xx], s->tone[yy][xx], dx, dy, pm, l, h, col);
 					if (a <= 0)
 						continue;
-					double r = fmin(d / RS_STONE_R, 1.0);
-					double nz = 1.7 * sqrt(fmax(0, 1 - r * r)) + 0.15;
-					double nx = dx / RS_STONE_R, ny = dy / RS_STONE_R;
-					double nn = sqrt(nx * nx + ny * ny + nz * nz);
-					nx /= nn, ny /= nn, nz /= nn;
-					double diff = fmax(0, nx * l[0] + ny * l[1] + nz * l[2]);
-					double spec = fmax(0, nx * h[0] + ny * h[1] + nz * h[2]);
-					double tone = s->tone[yy][xx];
-					double col[3];
-					if (s->color[yy][xx] == 1) {
-						double sp = pow(spec, 60) * 170 + pow(spec, 8) * 25;
-						double base = (14 + 34 * diff) * tone;
-						col[0] = base + sp;
-						col[1] = base * 1.02 + sp;
-						col[2] = base * 1.08 + sp;
-					} else {
-						double sp = pow(spec, 40) * 35;
-						double base = 250 * (0.58 + 0.42 * diff) * tone;
-						col[0] = base + sp;
-						col[1] = base * 0.985 + sp;
-						col[2] = base * 0.94 + sp;
-					}
 					for (int k = 0; k < 3; k++)
 						c[k] += (col[k] - c[k]) * a;
 				}
