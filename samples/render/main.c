@@ -126,9 +126,27 @@ int main(int argc, char **argv)
 	double seed = 1, moves = -1, tilt = -1, k1 = 1e9, bump = 0, violations = 0;
 	const char *inject = NULL, *pos[2] = {NULL, NULL};
 	int npos = 0;
+	/* the options that take one number each, its range and where it goes */
+	const struct {
+		const char *name;
+		double lo, hi, *to;
+	} nums[] = {
+	    {"--seed", 0, 1e15, &seed},
+	    {"--fps", 1, 120, &o.fps},
+	    {"--moves", 0, 100000, &moves},
+	    {"--noise", 0, 50, &o.scene.noise},
+	    {"--tilt", 0, 65, &tilt},
+	    {"--distortion", -0.3, 0.3, &k1},
+	    {"--stone-height", 0, 15, &o.scene.stone_h},
+	    {"--board-thickness", 0, 250, &o.scene.board_t},
+	    {"--zoom", 0.5, 2, &o.scene.zoom},
+	};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		double v;
+		size_t n = 0;
+		while (n < sizeof nums / sizeof nums[0] && strcmp(a, nums[n].name))
+			n++;
 #define NEEDARG()                                                                                                     \
 	do {                                                                                                              \
 		if (i + 1 >= argc) {                                                                                          \
@@ -136,17 +154,13 @@ int main(int argc, char **argv)
 			return 2;                                                                                                 \
 		}                                                                                                             \
 	} while (0)
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		if (n < sizeof nums / sizeof nums[0]) {
+			NEEDARG();
+			if (parse_num(a, argv[++i], nums[n].lo, nums[n].hi, nums[n].to))
+				return 2;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "--seed")) {
-			NEEDARG();
-			if (parse_num(a, argv[++i], 0, 1e15, &seed))
-				return 2;
-		} else if (!strcmp(a, "--fps")) {
-			NEEDARG();
-			if (parse_num(a, argv[++i], 1, 120, &o.fps))
-				return 2;
 		} else if (!strcmp(a, "--width") || !strcmp(a, "--height")) {
 			NEEDARG();
 			if (parse_num(a, argv[++i], 64, 8192, &v))
@@ -155,10 +169,6 @@ int main(int argc, char **argv)
 				o.scene.width = (int)v;
 			else
 				o.scene.height = (int)v;
-		} else if (!strcmp(a, "--moves")) {
-			NEEDARG();
-			if (parse_num(a, argv[++i], 0, 100000, &moves))
-				return 2;
 		} else if (!strcmp(a, "--format")) {
 			NEEDARG();
 			const char *f = argv[++i];
@@ -179,18 +189,6 @@ int main(int argc, char **argv)
 			o.quality = (int)v;
 		} else if (!strcmp(a, "--no-hands")) {
 			o.hands = false;
-		} else if (!strcmp(a, "--noise")) {
-			NEEDARG();
-			if (parse_num(a, argv[++i], 0, 50, &o.scene.noise))
-				return 2;
-		} else if (!strcmp(a, "--tilt")) {
-			NEEDARG();
-			if (parse_num(a, argv[++i], 0, 65, &tilt))
-				return 2;
-		} else if (!strcmp(a, "--distortion")) {
-			NEEDARG();
-			if (parse_num(a, argv[++i], -0.3, 0.3, &k1))
-				return 2;
 		} else if (!strcmp(a, "--light")) {
 			o.scene.light = true;
 		} else if (!strcmp(a, "--no-light")) {
@@ -213,18 +211,6 @@ int main(int argc, char **argv)
 			o.scene.board_lines = (int)v;
 		} else if (!strcmp(a, "--paper")) {
 			o.scene.paper = true;
-		} else if (!strcmp(a, "--stone-height")) {
-			NEEDARG();
-			if (parse_num(a, argv[++i], 0, 15, &o.scene.stone_h))
-				return 2;
-		} else if (!strcmp(a, "--board-thickness")) {
-			NEEDARG();
-			if (parse_num(a, argv[++i], 0, 250, &o.scene.board_t))
-				return 2;
-		} else if (!strcmp(a, "--zoom")) {
-			NEEDARG();
-			if (parse_num(a, argv[++i], 0.5, 2, &o.scene.zoom))
-				return 2;
 		} else if (!strcmp(a, "--clutter")) {
 			o.scene.clutter = true;
 		} else if (!strcmp(a, "--floor")) {
