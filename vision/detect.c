@@ -616,22 +616,6 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			    out->proof.outer_missing, out->proof.margin[0], out->proof.margin[1], out->proof.margin[2],
 			    out->proof.margin[3], out->proof.by_outline ? " (the outline bounds it)" : out->proof.by_beyond ? " (empty points beyond bound it)" : "",
 			    rc ? "failed" : "proved");
-			/* every outer line shows, so no margin was asked of it:
-			 * the board's outline must not say it is a line off (the
-			 * board's edge taken for one outer line while the true
-			 * one on the other side lies under stones) */
-			if (!rc && !out->proof.by_stones && out->proof.outer_judged == 4) {
-				rc = outline_contradicts(img, lo.grey_work, &g, size, opts, "the lines' grid");
-				if (rc == GV_ENOTFOUND) {
-					if (err && cap)
-						snprintf(err, cap,
-						         "no board found: the grid found is a line or more off the board's outline");
-				} else if (rc) {
-					if (err && cap)
-						snprintf(err, cap, "detect: %s", rc == GV_ENOMEM ? "out of memory" : "the outline failed (OpenCV)");
-					goto done;
-				}
-			}
 			/* a lattice a line short: the board's lines go on beyond
 			 * one outer line, on wood. The lattice moved a line that
 			 * way is the next candidate, and must pass the whole proof

@@ -137,16 +137,13 @@
  * line; 2026-12-06), and of a grid with hidden outer lines before the
  * empty points beyond them may bound it (a render at 31 degrees was read
  * two columns over, its outer column on the table, margins 2.80 and
- * -1.21). */
+ * -1.21). Not of every grid the lines prove: the outline needs OpenCV,
+ * which a board found by its lines never loads (tests/e2e_detect_cv.sh). */
 #define GV_OUTLINE_OFF_ASYM 1.0
 /* ... and that difference half a whole number of lines within this many
  * (the lattices a line or two off seen on renders: 1.08 to 1.3 lines; a
  * render whose near row's stones cut into the outline, 0.55, is no line
- * off). By reasoning, with those in view. Not enough alone: a dimmed
- * imago photo (samples/transform_photos.py dim, t2_101) whose outline
- * lost its bottom under a shadow says 1.74; its right grid is turned down
- * there and found again by the outline's own search, its corners within
- * 2 px. */
+ * off). By reasoning, with those in view. */
 #define GV_OUTLINE_OFF_SLACK 0.35
 /* Where a pair of directions gives no regular grid, the lines are fitted
  * again with each family's segments kept only within the other family's
