@@ -84,6 +84,7 @@ struct rs_scene {
 		double rot, tone; /* a bowl's packing turned; shade */
 	} items[24];
 	double bowl_rgb[3];
+	double light[3], half[3];      /* light_vectors: the light, and its half vector with a view from above */
 };
 
 static double clamp01(double x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
@@ -308,8 +309,8 @@ static double flat_stone(int color, double tone, double dx, double dy, double pm
 /* The clutter on the table at world (X, Y) over the colour rgb. */
 static void clutter_pixel(const rs_scene *s, double X, double Y, double rgb[3])
 {
-	double pm = s->pxmm, l[3], h[3];
-	light_vectors(l, h);
+	double pm = s->pxmm;
+	const double *l = s->light, *h = s->half;
 	for (int k = 0; k < s->nitems; k++) {
 		const struct rs_item *it = &s->items[k];
 		double dx = X - it->x, dy = Y - it->y, d = sqrt(dx * dx + dy * dy);
@@ -545,8 +546,7 @@ static double stone_hit(double u, double v, double su, double sv, double cu, dou
 static void render_still_rect(rs_scene *s, int x0, int y0, int x1, int y1)
 {
 	double gu = grid_half_u(s), gv = grid_half_v(s), pm = s->pxmm;
-	double l[3], h[3];
-	light_vectors(l, h);
+	const double *l = s->light, *h = s->half;
 	/* stones with height: the camera in board coordinates, and how many
 	 * cells off its point a stone's top may be seen */
 	double sh_h = s->p.stone_h, cam_u, cam_v;
@@ -709,6 +709,7 @@ rs_scene *rs_scene_new(const rs_scene_params *p)
 	s->N = p->size;
 	s->L = p->board_lines > p->size ? p->board_lines : p->size;
 	s->pc = 1;
+	light_vectors(s->light, s->half);
 	size_t n = (size_t)s->W * s->H;
 	s->map = malloc(n * 2 * sizeof(float));
 	s->base = malloc(n * 3);
