@@ -28,21 +28,22 @@
  * (GV_PROOF_MARGIN_MIN to _MAX each: a lattice moved whole keeps the sum),
  * and then a pair differing by more than GV_OUTLINE_OFF_ASYM cells is a
  * lattice off (one line off changes the difference by two). An outline of
- * a floor or a table, far out, says nothing; *board gets whether it was
- * taken for the board's. */
+ * a floor or a table, far out, says nothing; *board (when not NULL) gets
+ * whether it was taken for the board's. */
 static bool margins_say_off(const double m[4], bool *board)
 {
-	*board = true;
-	bool off = false;
+	bool is_board = true, off = false;
 	for (int k = 0; k < 2; k++) {
 		double sum = m[k] + m[k + 2], lines = fabs(m[k] - m[k + 2]) / 2;
-		*board = *board && sum >= 2 * GV_PROOF_MARGIN_MIN && sum <= 2 * GV_PROOF_MARGIN_MAX;
+		is_board = is_board && sum >= 2 * GV_PROOF_MARGIN_MIN && sum <= 2 * GV_PROOF_MARGIN_MAX;
 		/* off by a whole number of lines, give or take
 		 * GV_OUTLINE_OFF_SLACK: an outline astray (a shadow or a sleeve
 		 * over one side) puts it anywhere */
 		off = off || (2 * lines > GV_OUTLINE_OFF_ASYM && fabs(lines - floor(lines + 0.5)) <= GV_OUTLINE_OFF_SLACK);
 	}
-	return *board && off;
+	if (board)
+		*board = is_board;
+	return is_board && off;
 }
 
 /* Reads the board through grid g into out (cells, confidences, proof).
@@ -215,11 +216,11 @@ static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool pr
 			}
 			ol = quad;
 		}
-		bool mok = false, mboard;
+		bool mok = false;
 		int beyond = 0;
 		if (r2 == GV_OK && gv_outline_margins(g->H, size, ol, out->proof.margin, &mok) == GV_OK && mok) {
 			out->proof.by_outline = 1;
-		} else if (!g->has_outline && !(r2 == GV_OK && margins_say_off(out->proof.margin, &mboard)) &&
+		} else if (!g->has_outline && !(r2 == GV_OK && margins_say_off(out->proof.margin, NULL)) &&
 		           (beyond = gv_beyond_empty(img, g->H, size, out->proof.outer_seen)) == 1) {
 			/* no board's edge to bound it (a grid drawn on a table, a
 			 * board filling the photo): the points a line beyond each
@@ -332,16 +333,20 @@ static int read_polished(const gv_image *img, const gv_image *grey_work, gv_grid
  * board's outline (gv_board_outline_shared, on grey_work when not NULL),
  * which it was not fitted to (margins_say_off). GV_ENOTFOUND when the
  * outline says it is off, GV_OK when nothing contradicts it (no outline
- * found is no contradiction), or GV_ENOMEM / GV_ECV. */
+ * found is no contradiction), or GV_ENOMEM / GV_ECV with the outline's
+ * message in err. */
 static int outline_contradicts(const gv_image *img, const gv_image *grey_work, const gv_grid *g, int size,
-                               const gv_detect_opts *opts, const char *what)
+                               const gv_detect_opts *opts, const char *what, char *err, size_t cap)
 {
 	double quad[8], m[4];
 	char e2[200];
 	bool mok, board;
 	int r = gv_board_outline_shared(img, grey_work, quad, e2, sizeof e2);
-	if (r == GV_ENOMEM || r == GV_ECV)
+	if (r == GV_ENOMEM || r == GV_ECV) {
+		if (err && cap)
+			snprintf(err, cap, "%s", e2);
 		return r;
+	}
 	if (r != GV_OK || gv_outline_margins(g->H, size, quad, m, &mok) != GV_OK)
 		return GV_OK;
 	bool off = margins_say_off(m, &board);
@@ -418,9 +423,9 @@ static int shift_search(const gv_image *img, const gv_image *grey_work, const gv
 	}
 	if (found < 0)
 		return GV_ENOTFOUND;
-	int rq = outline_contradicts(img, grey_work, &gk, size, opts, "the moved lattice");
+	int rq = outline_contradicts(img, grey_work, &gk, size, opts, "the moved lattice", err, cap);
 	if (rq != GV_OK)
-		return rq == GV_ENOTFOUND ? rq : shift_error(rq, "detect: out of memory", err, cap);
+		return rq;
 	for (int t = 0; t < 4; t++) { /* its neighbours: the first four moves */
 		gv_grid gn = gk;
 		int du = moves[t][0], dv = moves[t][1];
