@@ -138,6 +138,25 @@ if [ -x "$render" ]; then
 	grep -v '^@' "$tmp/edge310/truth.log" | tail -n 19 >"$tmp/edge/p310.txt"
 	run "eval a board's edge beside its outer line" 0 "$goref" eval --json "$tmp/edge"
 	has "eval a board's edge beside its outer line" out '"total":{"photos":1,"boards_found":1,"points":361,"points_right":361'
+	# the same kind of lattice, a column over with its outer column on the
+	# board's edge and the true outer line on the other side under stones,
+	# where the outline does not turn it down: scene 310 with bowls and
+	# lids beside the board (181 of 361 right), and scene 313 (58 degrees,
+	# 640x480, a floor as pale as the board: 204 of 361 right). Its last
+	# spans, from the outer column to the next, lie on the margin's plain
+	# wood and show no line (GV_PROOF_MIN_STRIP_SHARE): turned down, and
+	# the right grids found after
+	mkdir -p "$tmp/edge2"
+	"$render" --quiet --seed 310 --no-hands --fps 1 --last-only --tilt 31.6 --board-thickness 24 --stone-height 6.3 \
+		--width 1920 --height 1080 --zoom 0.85 --clutter "$fx/selfplay/19x19-s0203.sgf" "$tmp/edge310c"
+	cp "$(ls "$tmp/edge310c/"*.jpg | tail -n 1)" "$tmp/edge2/p310c.jpg"
+	grep -v '^@' "$tmp/edge310c/truth.log" | tail -n 19 >"$tmp/edge2/p310c.txt"
+	"$render" --quiet --seed 313 --no-hands --fps 1 --last-only --tilt 58.9 --board-thickness 31 --stone-height 5.2 \
+		--width 640 --height 480 --zoom 0.91 --floor "$fx/selfplay/19x19-s0206.sgf" "$tmp/edge313"
+	cp "$(ls "$tmp/edge313/"*.jpg | tail -n 1)" "$tmp/edge2/p313.jpg"
+	grep -v '^@' "$tmp/edge313/truth.log" | tail -n 19 >"$tmp/edge2/p313.txt"
+	run "eval an outer line on the board's edge" 0 "$goref" eval --json "$tmp/edge2"
+	has "eval an outer line on the board's edge" out '"total":{"photos":2,"boards_found":2,"points":722,"points_right":722'
 else
 	echo "eval sizes: goref-render not built, not checked"
 fi

@@ -17,6 +17,7 @@
 #include "locate.h"
 #include "png.h"
 #include "classify.h"
+#include "tuning.h"
 #include "verify.h"
 #include "outline.h"
 
@@ -50,12 +51,26 @@ static bool g_wood_table = false;
  * straight lines this many degrees off the picture's rows (0: none). */
 static double g_floor_deg = 0;
 
+/* The board's wood beyond the left and right outer lines, cm (0: MARGIN),
+ * and whether its edge shows a dark bevel (as a board's rim does on
+ * goref-render --floor). */
+static double g_edge_margin = 0;
+static bool g_edge_bevel = false;
+
 /* The colour at a point of the plane (cm) or of the background. */
 static void shade(const scene *sc, double px, double py, double ix, double iy, double out[3])
 {
 	int N = sc->size;
 	double W = (N - 1) * sc->cx, Hh = (N - 1) * sc->cy;
-	if ((px < -MARGIN || py < -MARGIN || px > W + MARGIN || py > Hh + MARGIN) && g_floor_deg != 0) {
+	const double mg = g_edge_margin > 0 ? g_edge_margin : MARGIN, my = MARGIN;
+	if (g_edge_bevel && !(px < -mg || py < -my || px > W + mg || py > Hh + my) &&
+	    (px < -mg + 0.15 || py < -my + 0.15 || px > W + mg - 0.15 || py > Hh + my - 0.15)) {
+		out[0] = 95;
+		out[1] = 70;
+		out[2] = 45;
+		return;
+	}
+	if ((px < -mg || py < -my || px > W + mg || py > Hh + my) && g_floor_deg != 0) {
 		double a = g_floor_deg * M_PI / 180, w = -ix * sin(a) + iy * cos(a);
 		double k = floor(w / 47), shade = 0.95 + 0.1 * fmod(k * 0.618, 1.0);
 		double seam = w - k * 47 < 2.5 ? 0.45 : 1;
@@ -64,20 +79,20 @@ static void shade(const scene *sc, double px, double py, double ix, double iy, d
 		out[2] = 128 * shade * seam;
 		return;
 	}
-	if ((px < -MARGIN || py < -MARGIN || px > W + MARGIN || py > Hh + MARGIN) && g_wood_table) {
+	if ((px < -mg || py < -my || px > W + mg || py > Hh + my) && g_wood_table) {
 		out[0] = 205;
 		out[1] = 168;
 		out[2] = 112;
 		return;
 	}
-	if ((px < -MARGIN || py < -MARGIN || px > W + MARGIN || py > Hh + MARGIN) && g_plain_table) {
+	if ((px < -mg || py < -my || px > W + mg || py > Hh + my) && g_plain_table) {
 		/* a plain dark table */
 		out[0] = 70;
 		out[1] = 55;
 		out[2] = 45;
 		return;
 	}
-	if (px < -MARGIN || py < -MARGIN || px > W + MARGIN || py > Hh + MARGIN) {
+	if (px < -mg || py < -my || px > W + mg || py > Hh + my) {
 		/* a patterned table: checks, and short thin dark dashes */
 		int chk = ((int)floor(ix / 37) + (int)floor(iy / 37)) & 1;
 		double base = chk ? 90 : 150;
@@ -680,6 +695,62 @@ static void test_proof_one_line_short_by_a_crowded_edge(void **st)
 		gv_image_free(&img);
 	}
 	g_plain_table = false;
+}
+
+/* A lattice a line over: its right outer line on the board's edge (a dark
+ * bevel, a cell beyond the grid, on a floor as pale as the board),
+ * the true left outer line under stones from end to end. Every line test
+ * passes it (its outer lines show, nothing goes on beyond them); the spans
+ * between its last two columns lie on the margin's plain wood, where the
+ * board has no line (goref-render scenes 313 and 310 with clutter,
+ * samples/eval_scenes.py: the lattice a column over, half the points
+ * wrong and sure). */
+static void test_proof_outer_line_on_the_edge(void **st)
+{
+	(void)st;
+	double q[8];
+	view(8, 25, q);
+	g_wood_table = true;
+	g_edge_bevel = true;
+	g_edge_margin = CELL_X;
+	const int N = 19;
+	scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
+	place_stones(&sc);
+	for (int j = 0; j < N; j++)
+		sc.stones[j * N] = (unsigned char)(1 + j % 2);
+	gv_image img;
+	draw(&img, &sc, 800, 600, q);
+	double H[9], W[9];
+	gv_proof p;
+	assert_true(gv_h_from_corners(sc.truth, N, H));
+	/* the true grid's strips show its lines (its proof here is not the
+	 * point: a bevel exactly a cell beyond its right outer line, its left
+	 * one under stones, looks like the grid going on, goes_on) */
+	proves(&img, H, N, &p);
+	print_message("true grid: strips %.2f %.2f %.2f %.2f\n", p.strip_share[0], p.strip_share[1], p.strip_share[2],
+	              p.strip_share[3]);
+	assert_int_equal(p.strip_missing, 0);
+	for (int side = 0; side < 4; side++)
+		assert_true(p.strip_share[side] >= 0.9);
+	/* the lattice a column right: its column 18 on the bevel */
+	const double cols[9] = {1, 0, 1, 0, 1, 0, 0, 0, 1};
+	gv_h_mul(H, cols, W);
+	assert_false(proves(&img, W, N, &p));
+	print_message("a column right: spans %.2f lines %.2f beyond %.2f goes on %d outer missing %d of %d, strips %.2f "
+	              "%.2f %.2f %.2f\n",
+	              p.span_share, p.line_share, p.beyond_share, p.goes_on, p.outer_missing, p.outer_judged,
+	              p.strip_share[0], p.strip_share[1], p.strip_share[2], p.strip_share[3]);
+	/* what turns it down is the right strip alone */
+	assert_true(p.span_share >= GV_PROOF_MIN_SPAN_SHARE && p.line_share >= GV_PROOF_MIN_LINE_SHARE);
+	assert_true(p.beyond_share <= GV_PROOF_MAX_BEYOND_SHARE);
+	assert_int_equal(p.outer_missing, 0);
+	assert_int_equal(p.goes_on, 0);
+	assert_int_equal(p.strip_missing, 1);
+	assert_true(p.strip_share[2] < GV_PROOF_MIN_STRIP_SHARE);
+	gv_image_free(&img);
+	g_wood_table = false;
+	g_edge_bevel = false;
+	g_edge_margin = 0;
 }
 
 /* A light that clips red and leaves green at black (gobanwatcher/3's pink):
@@ -1414,6 +1485,7 @@ int main(void)
 		cmocka_unit_test(test_proof_of_the_grid),
 		cmocka_unit_test(test_proof_one_line_short),
 		cmocka_unit_test(test_proof_one_line_short_by_a_crowded_edge),
+		cmocka_unit_test(test_proof_outer_line_on_the_edge),
 		cmocka_unit_test(test_proof_under_a_light_that_kills_channels),
 		cmocka_unit_test(test_proof_by_the_outline),
 		cmocka_unit_test(test_edges_under_stones),

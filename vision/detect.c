@@ -251,6 +251,21 @@ static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool pr
 			         "board's lines go on, on the wood)");
 		rc = GV_ENOTFOUND;
 	}
+	/* the strips alone turned it down */
+	if (!rc && prove && !out->proof.ok && out->proof.strip_missing && !out->proof.outer_missing &&
+	    out->proof.span_share >= GV_PROOF_MIN_SPAN_SHARE && out->proof.line_share >= GV_PROOF_MIN_LINE_SHARE &&
+	    out->proof.beyond_share <= GV_PROOF_MAX_BEYOND_SHARE) {
+		double least = 1;
+		for (int side = 0; side < 4; side++)
+			if (out->proof.strip_share[side] < least)
+				least = out->proof.strip_share[side];
+		if (err && cap)
+			snprintf(err, cap,
+			         "no board found: the grid found fails its proof (from an outer line to the next, a line "
+			         "shows on %.0f%% of the open spans: its outer line on the board's edge, a line over)",
+			         100 * least);
+		rc = GV_ENOTFOUND;
+	}
 	if (!rc && prove && !out->proof.ok) {
 		if (err && cap)
 			snprintf(err, cap,
@@ -615,8 +630,10 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			lines_spans = out->proof.span_share;
 			dtr(opts, "detect: the lines' grid %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f", g.corners[0], g.corners[1],
 			    g.corners[2], g.corners[3], g.corners[4], g.corners[5], g.corners[6], g.corners[7]);
-			dtr(opts, "detect: the lines' grid read; proof spans %.2f lines %.2f beyond %.2f (goes on %d), outer lines %d judged %d missing, margins %.2f %.2f %.2f %.2f%s: %s",
+			dtr(opts, "detect: the lines' grid read; proof spans %.2f lines %.2f beyond %.2f (goes on %d), strips %.2f %.2f %.2f %.2f, outer lines %d judged %d missing, margins %.2f %.2f %.2f %.2f%s: %s",
 			    out->proof.span_share, out->proof.line_share, out->proof.beyond_share, out->proof.goes_on,
+			    out->proof.strip_share[0], out->proof.strip_share[1], out->proof.strip_share[2],
+			    out->proof.strip_share[3],
 			    out->proof.outer_judged,
 			    out->proof.outer_missing, out->proof.margin[0], out->proof.margin[1], out->proof.margin[2],
 			    out->proof.margin[3], out->proof.by_outline ? " (the outline bounds it)" : out->proof.by_beyond ? " (empty points beyond bound it)" : "",

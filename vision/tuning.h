@@ -50,6 +50,22 @@
  * margin for glare and blur, before any photo was scored. */
 #define GV_PROOF_MIN_SPAN_SHARE 0.80
 #define GV_PROOF_MIN_LINE_SHARE 0.80
+/* The spans from each outer line to its neighbour in (the first and last
+ * of every row and column) lie on the board's own lines: a side whose
+ * judged ones show a line on less than this share fails the grid. A
+ * lattice a line too wide, its outer line on the board's edge (a pale
+ * floor, a thick board's lit side) and the true outer line under stones
+ * on the far side, passes every other test and shows none there: the
+ * margin is plain wood. Seen with the lines' first lattice (2026-12-06):
+ * right grids on ../shared/datasets at least 0.53 (imago t1_009, its
+ * bottom strip half in shadow); on the looked-at scenes of
+ * samples/eval_scenes.py at least 0.17 (scene 348 with clutter, a corner
+ * fitted 4 px off its thin lines: turned down, and found right after);
+ * the lattices a column over (scenes 313, 310 with clutter) 0.00. Set
+ * between, before the held-out scenes were read. */
+#ifndef GV_PROOF_MIN_STRIP_SHARE
+#define GV_PROOF_MIN_STRIP_SHARE 0.25
+#endif
 /* One and two cells beyond each outer line lies the margin: a lattice that
  * stops a line or two short of the real grid finds the real lines there
  * (both sides of the line brighter: the board's edge, a step, is no line).

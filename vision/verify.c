@@ -242,6 +242,8 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 	out->span_share = out->line_share = 1;
 	/* the contrast a grid line must show: no less than the control's */
 	double thr = control_threshold(rgb, H, size, cells, &out->control_share);
+	/* the spans of each side's outer strip: judged, lined */
+	int strip_j[4] = {0}, strip_l[4] = {0};
 	for (int dir = 0; dir < 2; dir++) {
 		int spans = 0, spans_lined = 0, lines = 0, lines_shown = 0;
 		for (int line = 0; line < size; line++) {
@@ -257,6 +259,13 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 					continue;
 				judged++;
 				lined += r;
+				/* dir 0 (rows): s = 0 the left strip, size - 2 the
+				 * right; dir 1 (columns): the top, the bottom */
+				if (s == 0 || s == size - 2) {
+					int side = dir + 2 * (s == size - 2);
+					strip_j[side]++;
+					strip_l[side] += r;
+				}
 			}
 			spans += judged;
 			spans_lined += lined;
@@ -335,8 +344,13 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 		out->lines += lines;
 		out->lines_shown += lines_shown;
 	}
+	for (int side = 0; side < 4; side++) {
+		out->strip_share[side] = strip_j[side] >= GV_PROOF_MIN_SPANS ? (double)strip_l[side] / strip_j[side] : 1;
+		out->strip_missing += out->strip_share[side] < GV_PROOF_MIN_STRIP_SHARE;
+	}
 	out->ok = out->span_share >= GV_PROOF_MIN_SPAN_SHARE && out->line_share >= GV_PROOF_MIN_LINE_SHARE &&
-	          out->beyond_share <= GV_PROOF_MAX_BEYOND_SHARE && out->outer_missing == 0 && !out->goes_on;
+	          out->beyond_share <= GV_PROOF_MAX_BEYOND_SHARE && out->outer_missing == 0 && !out->goes_on &&
+	          out->strip_missing == 0;
 	return GV_OK;
 }
 

@@ -37,6 +37,15 @@ typedef struct gv_proof {
 	int goes_on_step[2]; /* then, for each family (0 rows, 1 columns): the
 	                        side it goes on, -1 (before line 0) or 1
 	                        (beyond line N-1); 0 where it does not */
+	double strip_share[4]; /* the lined share of the spans between each
+	                        outer line and its neighbour in (left, top,
+	                        right, bottom: the first and last span of
+	                        each row or column); 1 where fewer than
+	                        GV_PROOF_MIN_SPANS are judged */
+	int strip_missing;   /* sides whose strip shows a line on less than
+	                        GV_PROOF_MIN_STRIP_SHARE: a lattice a line too
+	                        wide, its outer line on the board's edge, has
+	                        the margin's plain wood there */
 	int outer_missing;   /* outer lines judged that do not show */
 	int outer_judged;    /* outer lines judged (of 4): the others are under
 	                        stones or off the photo */
