@@ -557,6 +557,31 @@ static void test_black_vetoed_by_its_lines_is_not_sure(void **s)
 	packed_stones_read(cells);
 }
 
+/* A point whose lines are hidden and whose centre is darker than the wood,
+ * with too little black or white evidence for either stone (a white stone
+ * under a yellow lamp, darker than the orange board: samples/eval_scenes.py
+ * scene 421, two white stones read empty at 0.98 and 1.0), is read empty
+ * but not sure: something stands there. An empty point with its lines
+ * hidden but as bright as the wood (faint lines, blur) stays sure. */
+static void test_hidden_lines_darker_than_the_wood_are_not_sure(void **s)
+{
+	(void)s;
+	gv_point_features f[81];
+	packed_board(f, 5);
+	set_point(&f[33], -0.26f, 0.045f, -0.03f, 0.35f, 0.3f, 0.49f, -0.55f);
+	set_point(&f[34], -0.02f, 0.045f, -0.03f, 0.1f, 0.1f, -2, -2);
+	unsigned char cells[81];
+	float conf[81];
+	assert_int_equal(gv_classify_decide(f, 9, cells, conf), 0);
+	assert_int_equal(cells[33], 0);
+	assert_true(conf[33] < 0.9f);
+	assert_int_equal(cells[34], 0);
+	assert_true(conf[34] >= 0.9f);
+	assert_int_equal(cells[0], 0);
+	assert_true(conf[0] >= 0.9f);
+	packed_stones_read(cells);
+}
+
 /* The second look by the photo's own stones and wood (gv_classify_colours),
  * on a reading made here: a 9x9 board of 40 empty points read sure (the
  * wood: colour 0 in each channel), 12 white stones read sure (brighter
@@ -834,6 +859,7 @@ int main(void)
 	    cmocka_unit_test(test_drawn_hand_over_the_edge_is_not_sure),
 	    cmocka_unit_test(test_drawn_small_board_on_a_pale_cloth),
 	    cmocka_unit_test(test_black_vetoed_by_its_lines_is_not_sure),
+	    cmocka_unit_test(test_hidden_lines_darker_than_the_wood_are_not_sure),
 	    cmocka_unit_test(test_colours_judged_by_the_photos_own_stones),
 	    cmocka_unit_test(test_bad_arguments),
 	    cmocka_unit_test(test_real_photos_with_hand_corners),
