@@ -316,6 +316,25 @@ static void packed_stones_read(const unsigned char cells[81])
 		assert_int_equal(cells[packed_whites[q]], 2);
 }
 
+/* packed_board's features f decided: its clear stones read as they stand,
+ * its plain empty point (0, 0) empty and sure, point `unsure` empty and not
+ * sure, point `sure` (-1: none) empty and sure. */
+static void packed_read_empty(const gv_point_features f[81], int unsure, int sure)
+{
+	unsigned char cells[81];
+	float conf[81];
+	assert_int_equal(gv_classify_decide(f, 9, cells, conf), 0);
+	packed_stones_read(cells);
+	assert_int_equal(cells[unsure], 0);
+	assert_true(conf[unsure] < 0.9f);
+	assert_int_equal(cells[0], 0);
+	assert_true(conf[0] >= 0.9f);
+	if (sure >= 0) {
+		assert_int_equal(cells[sure], 0);
+		assert_true(conf[sure] >= 0.9f);
+	}
+}
+
 static void test_the_colour_on_the_point_beats_a_neighbour_leaning_over_it(void **s)
 {
 	(void)s;
@@ -547,14 +566,7 @@ static void test_black_vetoed_by_its_lines_is_not_sure(void **s)
 	gv_point_features f[81];
 	packed_board(f, 5);
 	set_point(&f[33], -2.0f, 0.7f, -0.3f, 3.0f, 0.3f, -10, -10);
-	unsigned char cells[81];
-	float conf[81];
-	assert_int_equal(gv_classify_decide(f, 9, cells, conf), 0);
-	assert_int_equal(cells[33], 0);
-	assert_true(conf[33] < 0.9f);
-	assert_int_equal(cells[0], 0);
-	assert_true(conf[0] >= 0.9f);
-	packed_stones_read(cells);
+	packed_read_empty(f, 33, -1);
 }
 
 /* A point whose lines are hidden and whose centre is darker than the wood,
@@ -570,16 +582,7 @@ static void test_hidden_lines_darker_than_the_wood_are_not_sure(void **s)
 	packed_board(f, 5);
 	set_point(&f[33], -0.26f, 0.045f, -0.03f, 0.35f, 0.3f, 0.49f, -0.55f);
 	set_point(&f[34], -0.02f, 0.045f, -0.03f, 0.1f, 0.1f, -2, -2);
-	unsigned char cells[81];
-	float conf[81];
-	assert_int_equal(gv_classify_decide(f, 9, cells, conf), 0);
-	assert_int_equal(cells[33], 0);
-	assert_true(conf[33] < 0.9f);
-	assert_int_equal(cells[34], 0);
-	assert_true(conf[34] >= 0.9f);
-	assert_int_equal(cells[0], 0);
-	assert_true(conf[0] >= 0.9f);
-	packed_stones_read(cells);
+	packed_read_empty(f, 33, 34);
 }
 
 /* The second look by the photo's own stones and wood (gv_classify_colours),

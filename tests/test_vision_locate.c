@@ -622,6 +622,21 @@ static void test_proof_of_the_grid(void **st)
 	g_crowd = 0;
 }
 
+/* A 19x19 board seen through q (place_stones), its left outer column
+ * crowded: stones on `of5` of every five of its points, alternately black
+ * and white; drawn into img, its true grid into H. */
+static void left_column_scene(const double q[8], int of5, gv_image *img, double H[9])
+{
+	const int N = 19;
+	scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
+	place_stones(&sc);
+	for (int j = 0; j < N; j++)
+		if (j % 5 < of5)
+			sc.stones[j * N] = (unsigned char)(1 + j % 2);
+	draw(img, &sc, 800, 600, q);
+	assert_true(gv_h_from_corners(sc.truth, N, H));
+}
+
 /* A lattice one line short of the grid on one side (its other outer line
  * on the table, where a dark photo's noise may pass for a line, as on
  * samples/transform_photos.py's dark gomrade/1/11): the grid goes on, on
@@ -673,16 +688,10 @@ static void test_proof_one_line_short_by_a_crowded_edge(void **st)
 	g_plain_table = true;
 	{
 		int N = 19; /* a 9x9 edge so crowded has too few open spans to judge */
-		scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
-		place_stones(&sc);
-		for (int j = 0; j < N; j++)
-			if (j % 5 < 2)
-				sc.stones[j * N] = (unsigned char)(1 + j % 2);
 		gv_image img;
-		draw(&img, &sc, 800, 600, q);
 		double H[9], W[9];
 		gv_proof p;
-		assert_true(gv_h_from_corners(sc.truth, N, H));
+		left_column_scene(q, 2, &img, H);
 		assert_true(proves(&img, H, N, &p));
 		/* the lattice a column right of the grid: the crowded column 0
 		 * lies a line beyond its left outer line */
@@ -714,15 +723,10 @@ static void test_proof_outer_line_on_the_edge(void **st)
 	g_edge_bevel = true;
 	g_edge_margin = CELL_X;
 	const int N = 19;
-	scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
-	place_stones(&sc);
-	for (int j = 0; j < N; j++)
-		sc.stones[j * N] = (unsigned char)(1 + j % 2);
 	gv_image img;
-	draw(&img, &sc, 800, 600, q);
 	double H[9], W[9];
 	gv_proof p;
-	assert_true(gv_h_from_corners(sc.truth, N, H));
+	left_column_scene(q, 5, &img, H);
 	/* the true grid's strips show its lines (its proof here is not the
 	 * point: a bevel exactly a cell beyond its right outer line, its left
 	 * one under stones, looks like the grid going on, goes_on) */
