@@ -1235,7 +1235,8 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 			 * light for black. Something stands there, as a white
 			 * stone under a yellow lamp, which makes it darker than
 			 * the orange board (a scene at 33 degrees: two white
-			 * stones read empty at 0.98 and 1.0): not sure */
+			 * stones read empty at 0.98 and 1.0): not sure
+			 * (-DGV_NO_HIDDEN_DARK leaves it out, for measuring) */
 			if (cells[k] == C_EMPTY && f[k].line < LINE_HIDDEN && f[k].bright < HIDDEN_DARK && c > GV_DOUBT_CAP)
 				c = GV_DOUBT_CAP;
 #endif

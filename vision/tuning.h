@@ -53,7 +53,7 @@
 /* The spans from each outer line to its neighbour in (the first and last
  * of every row and column) lie on the board's own lines: a side whose
  * judged ones show a line on less than this share fails the grid. A
- * lattice a line too wide, its outer line on the board's edge (a pale
+ * lattice a line over, its outer line on the board's edge (a pale
  * floor, a thick board's lit side) and the true outer line under stones
  * on the far side, passes every other test and shows none there: the
  * margin is plain wood. Seen with the lines' first lattice (2026-12-06):

@@ -43,8 +43,8 @@ typedef struct gv_proof {
 	                        each row or column); 1 where fewer than
 	                        GV_PROOF_MIN_SPANS are judged */
 	int strip_missing;   /* sides whose strip shows a line on less than
-	                        GV_PROOF_MIN_STRIP_SHARE: a lattice a line too
-	                        wide, its outer line on the board's edge, has
+	                        GV_PROOF_MIN_STRIP_SHARE: a lattice a line over,
+	                        its outer line on the board's edge, has
 	                        the margin's plain wood there */
 	int outer_missing;   /* outer lines judged that do not show */
 	int outer_judged;    /* outer lines judged (of 4): the others are under
