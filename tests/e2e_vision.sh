@@ -94,12 +94,19 @@ if [ -x "$render" ]; then
 	# the wood and hardly brighter, in doubt; the second look by the photo's
 	# own colours (gv_classify_colours) reads them 1,081 of 1,083 (before it
 	# 1,069, the three boards found with 4 and 5 wrong)
-	mkdir -p "$tmp/green"
+	# the last position of SGF drawn by goref-render with OPTS (no hands,
+	# one frame a second): DIR/NAME.jpg and its 19 rows DIR/NAME.txt
+	last_position() { # DIR NAME SGF OPTS...
+		local dir=$1 name=$2 sgf=$3
+		shift 3
+		local r=$tmp/render-${dir##*/}-$name
+		"$render" --quiet --no-hands --fps 1 --last-only "$@" "$sgf" "$r"
+		mkdir -p "$dir"
+		cp "$(ls "$r/"*.jpg | tail -n 1)" "$dir/$name.jpg"
+		grep -v '^@' "$r/truth.log" | tail -n 19 >"$dir/$name.txt"
+	}
 	for s in 1 3 5; do
-		"$render" --quiet --seed $((s + 40)) --no-hands --fps 1 --last-only --tint 0.6,0.75,0.05 \
-			"$fx/selfplay/19x19-s020$s.sgf" "$tmp/green$s"
-		cp "$(ls "$tmp/green$s/"*.jpg | tail -n 1)" "$tmp/green/s$s.jpg"
-		grep -v '^@' "$tmp/green$s/truth.log" | tail -n 19 >"$tmp/green/s$s.txt"
+		last_position "$tmp/green" "s$s" "$fx/selfplay/19x19-s020$s.sgf" --seed $((s + 40)) --tint 0.6,0.75,0.05
 	done
 	run "eval under a green lamp" 0 "$goref" eval --json "$tmp/green"
 	gtot=$(grep -o '"total":{[^}]*}' "$tmp/out")
@@ -117,11 +124,7 @@ if [ -x "$render" ]; then
 	# outline, found apart, lies two cells beyond its top line and inside
 	# its bottom one: turned down (GV_OUTLINE_OFF_ASYM); no board found
 	# is better than a wrong one
-	mkdir -p "$tmp/tilt"
-	"$render" --quiet --seed 74 --no-hands --fps 1 --last-only --tilt 60 --zoom 1.08 "$fx/selfplay/19x19-s0204.sgf" \
-		"$tmp/tilt60"
-	cp "$(ls "$tmp/tilt60/"*.jpg | tail -n 1)" "$tmp/tilt/s4.jpg"
-	grep -v '^@' "$tmp/tilt60/truth.log" | tail -n 19 >"$tmp/tilt/s4.txt"
+	last_position "$tmp/tilt" s4 "$fx/selfplay/19x19-s0204.sgf" --seed 74 --tilt 60 --zoom 1.08
 	run "eval a camera 60 degrees from the vertical" 0 "$goref" eval --json "$tmp/tilt"
 	has "eval a camera 60 degrees from the vertical" out '"found_wrong":0'
 	# the board's edge taken for an outer line while the true one on the
@@ -131,11 +134,9 @@ if [ -x "$render" ]; then
 	# line beyond "bounded" it (131 of 361 right, most wrong points sure).
 	# The board's outline says it is two lines off (GV_OUTLINE_OFF_ASYM):
 	# turned down, and the right grid found after
-	mkdir -p "$tmp/edge"
-	"$render" --quiet --seed 310 --no-hands --fps 1 --last-only --tilt 31.6 --board-thickness 24 --stone-height 6.3 \
-		--width 1920 --height 1080 --zoom 0.85 "$fx/selfplay/19x19-s0203.sgf" "$tmp/edge310"
-	cp "$(ls "$tmp/edge310/"*.jpg | tail -n 1)" "$tmp/edge/p310.jpg"
-	grep -v '^@' "$tmp/edge310/truth.log" | tail -n 19 >"$tmp/edge/p310.txt"
+	scene310="--seed 310 --tilt 31.6 --board-thickness 24 --stone-height 6.3 --width 1920 --height 1080 --zoom 0.85"
+	# shellcheck disable=SC2086
+	last_position "$tmp/edge" p310 "$fx/selfplay/19x19-s0203.sgf" $scene310
 	run "eval a board's edge beside its outer line" 0 "$goref" eval --json "$tmp/edge"
 	has "eval a board's edge beside its outer line" out '"total":{"photos":1,"boards_found":1,"points":361,"points_right":361'
 	# the same kind of lattice, a column over with its outer column on the
@@ -146,15 +147,10 @@ if [ -x "$render" ]; then
 	# spans, from the outer column to the next, lie on the margin's plain
 	# wood and show no line (GV_PROOF_MIN_STRIP_SHARE): turned down, and
 	# the right grids found after
-	mkdir -p "$tmp/edge2"
-	"$render" --quiet --seed 310 --no-hands --fps 1 --last-only --tilt 31.6 --board-thickness 24 --stone-height 6.3 \
-		--width 1920 --height 1080 --zoom 0.85 --clutter "$fx/selfplay/19x19-s0203.sgf" "$tmp/edge310c"
-	cp "$(ls "$tmp/edge310c/"*.jpg | tail -n 1)" "$tmp/edge2/p310c.jpg"
-	grep -v '^@' "$tmp/edge310c/truth.log" | tail -n 19 >"$tmp/edge2/p310c.txt"
-	"$render" --quiet --seed 313 --no-hands --fps 1 --last-only --tilt 58.9 --board-thickness 31 --stone-height 5.2 \
-		--width 640 --height 480 --zoom 0.91 --floor "$fx/selfplay/19x19-s0206.sgf" "$tmp/edge313"
-	cp "$(ls "$tmp/edge313/"*.jpg | tail -n 1)" "$tmp/edge2/p313.jpg"
-	grep -v '^@' "$tmp/edge313/truth.log" | tail -n 19 >"$tmp/edge2/p313.txt"
+	# shellcheck disable=SC2086
+	last_position "$tmp/edge2" p310c "$fx/selfplay/19x19-s0203.sgf" $scene310 --clutter
+	last_position "$tmp/edge2" p313 "$fx/selfplay/19x19-s0206.sgf" --seed 313 --tilt 58.9 --board-thickness 31 \
+		--stone-height 5.2 --width 640 --height 480 --zoom 0.91 --floor
 	run "eval an outer line on the board's edge" 0 "$goref" eval --json "$tmp/edge2"
 	has "eval an outer line on the board's edge" out '"total":{"photos":2,"boards_found":2,"points":722,"points_right":722'
 else

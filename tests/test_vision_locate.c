@@ -63,14 +63,15 @@ static void shade(const scene *sc, double px, double py, double ix, double iy, d
 	int N = sc->size;
 	double W = (N - 1) * sc->cx, Hh = (N - 1) * sc->cy;
 	const double mg = g_edge_margin > 0 ? g_edge_margin : MARGIN, my = MARGIN;
-	if (g_edge_bevel && !(px < -mg || py < -my || px > W + mg || py > Hh + my) &&
+	bool off = px < -mg || py < -my || px > W + mg || py > Hh + my; /* beyond the board's wood */
+	if (g_edge_bevel && !off &&
 	    (px < -mg + 0.15 || py < -my + 0.15 || px > W + mg - 0.15 || py > Hh + my - 0.15)) {
 		out[0] = 95;
 		out[1] = 70;
 		out[2] = 45;
 		return;
 	}
-	if ((px < -mg || py < -my || px > W + mg || py > Hh + my) && g_floor_deg != 0) {
+	if (off && g_floor_deg != 0) {
 		double a = g_floor_deg * M_PI / 180, w = -ix * sin(a) + iy * cos(a);
 		double k = floor(w / 47), shade = 0.95 + 0.1 * fmod(k * 0.618, 1.0);
 		double seam = w - k * 47 < 2.5 ? 0.45 : 1;
@@ -79,20 +80,20 @@ static void shade(const scene *sc, double px, double py, double ix, double iy, d
 		out[2] = 128 * shade * seam;
 		return;
 	}
-	if ((px < -mg || py < -my || px > W + mg || py > Hh + my) && g_wood_table) {
+	if (off && g_wood_table) {
 		out[0] = 205;
 		out[1] = 168;
 		out[2] = 112;
 		return;
 	}
-	if ((px < -mg || py < -my || px > W + mg || py > Hh + my) && g_plain_table) {
+	if (off && g_plain_table) {
 		/* a plain dark table */
 		out[0] = 70;
 		out[1] = 55;
 		out[2] = 45;
 		return;
 	}
-	if (px < -mg || py < -my || px > W + mg || py > Hh + my) {
+	if (off) {
 		/* a patterned table: checks, and short thin dark dashes */
 		int chk = ((int)floor(ix / 37) + (int)floor(iy / 37)) & 1;
 		double base = chk ? 90 : 150;
