@@ -15,6 +15,15 @@ right. Each photo's name says its scene: p SEED _ SIZE _t TILT _h BOARD
 THICKNESS _s STONE HEIGHT _ WxH, then fl (floor) and ti (tint).
 
     samples/eval_scenes.py [--build BUILD] [--out OUTDIR] [--seed S] [--count N] [--clutter]
+                           [--clicks J]
+
+With --clicks J the photos are read through clicked corners as well: a
+corners.json beside them (the gobanwatcher format: the four corners of the
+grid half a cell further out, as fractions of the photo, kept inside it)
+holds each photo's true corners, each moved by a random offset of up to J
+of the cell there (its own random stream per seed), as a person's clicks
+are; `goref eval` reports the photos read through them apart ('with the
+clicked corners').
 
 BUILD holds goref and goref-render (default build); OUTDIR (default
 /tmp/goref-eval-scenes) keeps the renders, a folder of photos for each run's
@@ -25,8 +34,11 @@ not.
 """
 import argparse
 import glob
+import json
+import math
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -60,6 +72,58 @@ def scene(seed, clutter, games):
     return size, game, opts, name
 
 
+def solve(a, b):
+    """x with a x = b (Gaussian elimination with pivoting; a is n x n)."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[p] = m[p], m[c]
+        for r in range(n):
+            if r != c:
+                f = m[r][c] / m[c][c]
+                m[r] = [x - f * y for x, y in zip(m[r], m[c])]
+    return [m[i][n] / m[i][i] for i in range(n)]
+
+
+def homography(src, dst):
+    """The 3x3 homography (row-major, h33 = 1) taking four src points to dst."""
+    a, b = [], []
+    for (x, y), (u, v) in zip(src, dst):
+        a.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
+        a.append([0, 0, 0, x, y, 1, -v * x, -v * y])
+        b += [u, v]
+    return solve(a, b) + [1.0]
+
+
+def apply(h, x, y):
+    w = h[6] * x + h[7] * y + h[8]
+    return (h[0] * x + h[1] * y + h[2]) / w, (h[3] * x + h[4] * y + h[5]) / w
+
+
+def clicks(corners, size, width, height, jitter, seed):
+    """A person's clicks on a photo whose grid has these corners (x, y
+    clockwise from the top-left): half a cell outside the grid, each moved
+    by up to jitter of the cell there, kept inside the photo; as fractions."""
+    n = size - 1
+    grid = [(0, 0), (n, 0), (n, n), (0, n)]
+    h = homography(grid, [(corners[2 * k], corners[2 * k + 1]) for k in range(4)])
+    r = random.Random(seed * 7919 + 17)
+    out = []
+    for gx, gy in grid:
+        ox, oy = (-0.5 if gx == 0 else 0.5), (-0.5 if gy == 0 else 0.5)
+        x, y = apply(h, gx + ox, gy + oy)
+        # the cell there: the mean of its two sides in pixels
+        x1, y1 = apply(h, gx + ox + (1 if gx == 0 else -1), gy + oy)
+        x2, y2 = apply(h, gx + ox, gy + oy + (1 if gy == 0 else -1))
+        cell = (math.hypot(x1 - x, y1 - y) + math.hypot(x2 - x, y2 - y)) / 2
+        d, t = jitter * cell * math.sqrt(r.random()), r.uniform(0, 2 * math.pi)
+        x, y = x + d * math.cos(t), y + d * math.sin(t)
+        # eval reads a fraction f as the pixel f * width - 0.5
+        out.append([min(max((x + 0.5) / width, 0.0), 1.0), min(max((y + 0.5) / height, 0.0), 1.0)])
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--build', default='build')
@@ -67,6 +131,8 @@ def main():
     ap.add_argument('--seed', type=int, default=1000)
     ap.add_argument('--count', type=int, default=60)
     ap.add_argument('--clutter', action='store_true', help='bowls, lids and loose stones beside the board')
+    ap.add_argument('--clicks', type=float, metavar='J',
+                    help='read through clicked corners too, each up to J cells off (corners.json)')
     a = ap.parse_args()
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     goref, render = os.path.join(a.build, 'goref'), os.path.join(a.build, 'goref-render')
@@ -77,12 +143,17 @@ def main():
              for z in (9, 13, 19)}
     photos = os.path.join(a.out, '%s-%d-%d' % ('clutter' if a.clutter else 'plain', a.seed, a.seed + a.count - 1))
     os.makedirs(photos, exist_ok=True)
+    clicked = {}
     for seed in range(a.seed, a.seed + a.count):
         size, game, opts, name = scene(seed, a.clutter, games)
         label = os.path.join(photos, name + '.txt')
+        d = os.path.join(a.out, 'render', '%d%s' % (seed, 'c' if a.clutter else ''))
+        if a.clicks is not None and os.path.exists(os.path.join(d, 'truth.jsonl')):
+            with open(os.path.join(d, 'truth.jsonl')) as f:
+                head = json.loads(f.readline())
+            clicked[name + '.jpg'] = clicks(head['corners'], size, head['width'], head['height'], a.clicks, seed)
         if os.path.exists(label):
             continue
-        d = os.path.join(a.out, 'render', '%d%s' % (seed, 'c' if a.clutter else ''))
         print('rendering %s ...' % name, file=sys.stderr)
         subprocess.run([render, '--quiet'] + opts + [game, d], check=True)
         frame = sorted(glob.glob(os.path.join(d, '*.jpg')))[-1]
@@ -91,9 +162,21 @@ def main():
             rows = [line for line in f if not line.startswith('@')]
         with open(label, 'w') as f:
             f.write(''.join(rows[-size:]))
+        if a.clicks is not None:
+            with open(os.path.join(d, 'truth.jsonl')) as f:
+                head = json.loads(f.readline())
+            clicked[name + '.jpg'] = clicks(head['corners'], size, head['width'], head['height'], a.clicks, seed)
+    cj = os.path.join(photos, 'corners.json')
+    if a.clicks is not None:
+        with open(cj, 'w') as f:
+            json.dump(clicked, f, indent=1)
+    elif os.path.exists(cj):
+        os.remove(cj)
     out = subprocess.run([goref, 'eval', photos], check=True, capture_output=True, text=True).stdout
     for line in out.splitlines():
-        if line.startswith('total:') or (line.startswith('/') and 'board right' not in line) or line.startswith('  '):
+        m = re.search(r'clicked corners: (\d+)/(\d+)', line)
+        if line.startswith('total') or line.startswith('  ') or (line.startswith('/') and (
+                'board right' not in line or (m and m.group(1) != m.group(2)))):
             print(line)
 
 

@@ -36,10 +36,12 @@ CANDIDATES = [
     {"WHITE_HUE_BRIGHT": "0.22f"},
     {"WOOD_LOCAL": "100.0"},  # a square's own value wherever it agrees (as before)
     {"GV_REFINE_REACH": "1.0"},
-    # the clicked corners' polish kept where it lands alike from other
-    # starts (detect.c polish_clicks): the tolerance
-    {"GV_REFINE_AGREE": "0.1"},
-    {"GV_REFINE_AGREE": "0.3"},
+    # the clicked corners' polish, the median of its landings from other
+    # starts, kept where they lie near it (detect.c polish_clicks): the
+    # tolerance (0.2 of the smallest cell, from the first landing, before
+    # 2026-12-06)
+    {"GV_REFINE_AGREE": "0.35"},
+    {"GV_REFINE_AGREE": "0.7"},
     # the second look by the photo's own colours (classify.c
     # gv_classify_colours): the confidence of its examples
     {"GV_PHOTO_TRAIN": "0.3f"},

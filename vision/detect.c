@@ -54,35 +54,54 @@ static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool pr
                         const gv_detect_opts *opts, const gv_image *coarse, gv_detection *out, char *err,
                         size_t cap);
 
-/* Clicked grid corners c polished on the lines near them (gv_refine_corners),
- * and kept as clicked unless the polish lands in the same place, within
- * GV_REFINE_AGREE cell, from starts GV_REFINE_JITTER cell to each side of
- * the clicks: where the lines hardly show (a dense endgame seen steeply)
- * the score is flat and grainy, and the best of the window is wherever the
- * grain puts it (gobanwatcher/1's green_2: clicks moved by 0.05 px polished
- * to corners a cell apart). */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Clicked grid corners c polished on the lines near them (gv_refine_corners)
+ * from the clicks and from four starts GV_REFINE_JITTER cell to each side:
+ * c becomes the five landings' median (each coordinate's), unless a landing
+ * lies more than GV_REFINE_AGREE of the cell at its corner from it; then c
+ * is kept as clicked. Where the lines hardly show (a dense endgame seen
+ * steeply) the score is flat and grainy and the landings scatter
+ * (gobanwatcher/1's green_2: clicks moved by 0.05 px polished to corners a
+ * cell apart); where they show, the landings lie a fifth or a quarter of a
+ * cell apart round the truth (a 4-corner grid on a lens's curved lines, a
+ * stone's shadow on a line), and their median is nearer it than any click
+ * a few tenths of a cell off. */
 static int polish_clicks(const gv_image *img, int size, const unsigned char *empty, double c[8], char *err,
                          size_t cap)
 {
-	double p[8];
-	memcpy(p, c, sizeof p);
-	int rc = gv_refine_corners(img, size, empty, p, err, cap);
-	double cell = gv_corners_cell_min(c, size);
-	static const int side[4][2] = {{1, 1}, {-1, -1}, {1, -1}, {-1, 1}};
-	for (int s = 0; s < 4 && !rc; s++) {
-		double q[8];
+	enum { STARTS = 5 };
+	static const int side[STARTS][2] = {{0, 0}, {1, 1}, {-1, -1}, {1, -1}, {-1, 1}};
+	double land[STARTS][8], cell = gv_corners_cell_min(c, size);
+	for (int s = 0; s < STARTS; s++) {
 		for (int k = 0; k < 4; k++) {
-			q[2 * k] = c[2 * k] + side[s][0] * GV_REFINE_JITTER * cell;
-			q[2 * k + 1] = c[2 * k + 1] + side[s][1] * GV_REFINE_JITTER * cell;
+			land[s][2 * k] = c[2 * k] + side[s][0] * GV_REFINE_JITTER * cell;
+			land[s][2 * k + 1] = c[2 * k + 1] + side[s][1] * GV_REFINE_JITTER * cell;
 		}
-		rc = gv_refine_corners(img, size, empty, q, err, cap);
-		for (int k = 0; k < 4 && !rc; k++)
-			if (hypot(q[2 * k] - p[2 * k], q[2 * k + 1] - p[2 * k + 1]) > GV_REFINE_AGREE * cell)
+		int rc = gv_refine_corners(img, size, empty, land[s], err, cap);
+		if (rc)
+			return rc;
+	}
+	double med[8];
+	for (int j = 0; j < 8; j++) {
+		double v[STARTS];
+		for (int s = 0; s < STARTS; s++)
+			v[s] = land[s][j];
+		qsort(v, STARTS, sizeof v[0], cmp_double);
+		med[j] = v[STARTS / 2];
+	}
+	for (int k = 0; k < 4; k++) {
+		double at = gv_corners_cell_at(c, size, k);
+		for (int s = 0; s < STARTS; s++)
+			if (hypot(land[s][2 * k] - med[2 * k], land[s][2 * k + 1] - med[2 * k + 1]) > GV_REFINE_AGREE * at)
 				return 0; /* c as clicked */
 	}
-	if (!rc)
-		memcpy(c, p, sizeof p);
-	return rc;
+	memcpy(c, med, sizeof med);
+	return 0;
 }
 
 /* read_grid_at with the lines judged on the photo as it is. */

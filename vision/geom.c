@@ -182,6 +182,19 @@ double gv_corners_cell_min(const double corners[8], int size)
 	return side / (size - 1);
 }
 
+double gv_corners_cell_at(const double corners[8], int size, int k)
+{
+	double H[9];
+	if (!gv_h_from_corners(corners, size, H))
+		return gv_corners_cell_min(corners, size);
+	int n = size - 1, gx = (k == 1 || k == 2) ? n : 0, gy = k >= 2 ? n : 0;
+	double x0, y0, x1, y1, x2, y2;
+	if (!gv_h_apply(H, gx, gy, &x0, &y0) || !gv_h_apply(H, gx + (gx ? -1 : 1), gy, &x1, &y1) ||
+	    !gv_h_apply(H, gx, gy + (gy ? -1 : 1), &x2, &y2))
+		return gv_corners_cell_min(corners, size);
+	return (hypot(x1 - x0, y1 - y0) + hypot(x2 - x0, y2 - y0)) / 2;
+}
+
 bool gv_corners_check(const double c[8], int width, int height, char *err, size_t cap)
 {
 	static const char *const names[4] = {"top-left", "top-right", "bottom-right", "bottom-left"};

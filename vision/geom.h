@@ -61,6 +61,10 @@ double gv_corners_cell(const double corners[8], int size);
 /* The same at the grid's shortest side: its length over size - 1 (the
  * smallest cells, seen farthest from the camera). */
 double gv_corners_cell_min(const double corners[8], int size);
+/* The cell at corner k (0 top-left, clockwise) of the grid the corners
+ * span: the mean of its two sides from that corner, in pixels (a near
+ * corner's cells, seen at an angle, are larger than a far one's). */
+double gv_corners_cell_at(const double corners[8], int size, int k);
 
 /* Whether four grid corners given by a person (x y clockwise from the
  * top-left, pixels) can be a grid in a width x height photo: numbers, inside
