@@ -153,6 +153,16 @@ if [ -x "$render" ]; then
 		--stone-height 5.2 --width 640 --height 480 --zoom 0.91 --floor
 	run "eval an outer line on the board's edge" 0 "$goref" eval --json "$tmp/edge2"
 	has "eval an outer line on the board's edge" out '"total":{"photos":2,"boards_found":2,"points":722,"points_right":722'
+	# a thin board on a pale floor (samples/eval_scenes.py's seed 406, 52
+	# degrees, no thickness): its edge's dark bevel lies about a cell
+	# beyond the bottom line and passed for the grid's own line there, so
+	# the lines' right grid was turned down as a lattice a line short (no
+	# board found). No line crosses the margin's wood to the bevel
+	# (GV_PROOF_BEYOND_CROSS): found, and every point right
+	last_position "$tmp/thin" p406 "$fx/selfplay/19x19-s0214.sgf" --seed 406 --tilt 52.4 --board-thickness 0 \
+		--stone-height 5.5 --width 640 --height 480 --zoom 0.86 --floor
+	run "eval a thin board's edge a cell beyond its outer line" 0 "$goref" eval --json "$tmp/thin"
+	has "eval a thin board's edge a cell beyond its outer line" out '"total":{"photos":1,"boards_found":1,"points":361,"points_right":361'
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the

@@ -728,12 +728,16 @@ static void test_proof_outer_line_on_the_edge(void **st)
 	double H[9], W[9];
 	gv_proof p;
 	left_column_scene(q, 5, &img, H);
-	/* the true grid's strips show its lines (its proof here is not the
-	 * point: a bevel exactly a cell beyond its right outer line, its left
-	 * one under stones, looks like the grid going on, goes_on) */
-	proves(&img, H, N, &p);
-	print_message("true grid: strips %.2f %.2f %.2f %.2f\n", p.strip_share[0], p.strip_share[1], p.strip_share[2],
-	              p.strip_share[3]);
+	/* the true grid's strips show its lines; the bevel exactly a cell
+	 * beyond its right outer line, its left one under stones, passed for
+	 * the grid going on a line (goes_on) until the columns' crossing of
+	 * the strip to it was asked for (GV_PROOF_BEYOND_CROSS): no line
+	 * crosses the margin's wood, and the true grid passes */
+	bool ok = proves(&img, H, N, &p);
+	print_message("true grid: strips %.2f %.2f %.2f %.2f, goes on %d: %s\n", p.strip_share[0], p.strip_share[1],
+	              p.strip_share[2], p.strip_share[3], p.goes_on, ok ? "proved" : "failed");
+	assert_int_equal(p.goes_on, 0);
+	assert_true(ok);
 	assert_int_equal(p.strip_missing, 0);
 	for (int side = 0; side < 4; side++)
 		assert_true(p.strip_share[side] >= 0.9);

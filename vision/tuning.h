@@ -107,6 +107,16 @@
  * on few of those spans. By reasoning (a third: a crowded edge line still
  * shows that much), not scored. */
 #define GV_PROOF_BEYOND_SUSPECT 0.3
+/* ... and, where at least GV_PROOF_MIN_SPANS of them can be judged, the
+ * other family's lines must go on across the strip to the line beyond, on
+ * at least this share of the spans from the outer line's empty points: a
+ * lattice a line short has the grid's own lines there; a thin board on a
+ * pale floor has plain wood, then its edge's dark bevel a cell out, which
+ * passes for a line (samples/eval_scenes.py, looked-at scene 406: the
+ * lines' grid right to half a pixel, turned down as a line short). The
+ * share GV_PROOF_MIN_STRIP_SHARE asks of the strips inside, by the same
+ * reasoning. -DGV_NO_BEYOND_CROSS leaves the check out. */
+#define GV_PROOF_BEYOND_CROSS 0.25
 /* A channel of the board's wood whose median (over the squares' middles)
  * is at most GV_CHANNEL_DARK or at least GV_CHANNEL_CLIPPED carries no line
  * (black, or clipped white): the proof judges lines on the mean of the

@@ -138,6 +138,26 @@ static bool lattice_goes_on(const gv_image *img, const double H[9], int size, co
 	}
 	if (judged < GV_PROOF_MIN_SPANS || n < GV_PROOF_MIN_SPANS || lined <= GV_PROOF_MAX_BEYOND_SHARE * judged)
 		return false;
+#ifndef GV_NO_BEYOND_CROSS
+	/* the other family's lines go on across the strip to it, from the
+	 * outer line's empty points: a lattice a line short has the grid's
+	 * own lines there; between an outer line and the board's edge (a
+	 * thin board's bevel, its shadow a dark line a cell out on a pale
+	 * floor) lies plain wood */
+	int cj = 0, cl = 0;
+	for (int s = 0; s < size; s++) {
+		int i = dir ? outer : s, j = dir ? s : outer;
+		if (cells[j * size + i] || (beyond && beyond[s]))
+			continue;
+		int r = span_lined(img, H, i, j, dir ? step : 0, dir ? 0 : step, true);
+		if (r < 0)
+			continue;
+		cj++;
+		cl += r;
+	}
+	if (cj >= GV_PROOF_MIN_SPANS && cl < GV_PROOF_BEYOND_CROSS * cj)
+		return false;
+#endif
 	qsort(c_out, (size_t)n, sizeof *c_out, cmp_double);
 	qsort(c_far, (size_t)n, sizeof *c_far, cmp_double);
 	qsort(g_in, (size_t)n, sizeof *g_in, cmp_double);
