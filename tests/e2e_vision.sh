@@ -163,6 +163,17 @@ if [ -x "$render" ]; then
 		--stone-height 5.5 --width 640 --height 480 --zoom 0.86 --floor
 	run "eval a thin board's edge a cell beyond its outer line" 0 "$goref" eval --json "$tmp/thin"
 	has "eval a thin board's edge a cell beyond its outer line" out '"total":{"photos":1,"boards_found":1,"points":361,"points_right":361'
+	# a 19x19 board a third of a 1920x1080 photo wide on a pale floor
+	# (samples/eval_scenes.py's seed 1057, 30 degrees): at 800 px its
+	# cells are 17 px, its lines cut by the stones into pieces shorter
+	# than the locator's shortest segment, and the floor's long seams
+	# outweigh them; at 400 px no better. The lines once more at up to
+	# 1600 px (GV_LOCATE_FINE_PX) on a photo of 1200 px or more: found,
+	# every point right
+	last_position "$tmp/fine" p1057 "$fx/selfplay/19x19-s0218.sgf" --seed 1057 --tilt 30.6 --board-thickness 21 \
+		--stone-height 5.0 --width 1920 --height 1080 --zoom 0.98 --floor
+	run "eval a large photo's small cells on a floor" 0 "$goref" eval --json "$tmp/fine"
+	has "eval a large photo's small cells on a floor" out '"total":{"photos":1,"boards_found":1,"points":361,"points_right":361'
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the

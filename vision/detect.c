@@ -477,6 +477,41 @@ static int shift_search(const gv_image *img, const gv_image *grey_work, const gv
 	return GV_OK;
 }
 
+/* Nothing found at the working size nor at GV_LOCATE_COARSE_PX: the lines
+ * at GV_LOCATE_FINE_PX (the photo's own size when smaller), where a large
+ * photo's small cells keep lines long enough to be found, and the grid
+ * proved on the photo as at the working size. GV_OK (into out and *g),
+ * GV_ENOTFOUND (err untouched), or an error with its message. */
+static int fine_search(const gv_image *img, const gv_locate_opts *lo, int size, const gv_detect_opts *opts,
+                       gv_detection *out, gv_grid *g, char *err, size_t cap)
+{
+	int longer = img->width > img->height ? img->width : img->height;
+	gv_locate_opts lf = *lo;
+	lf.work_px = longer < GV_LOCATE_FINE_PX ? longer : GV_LOCATE_FINE_PX;
+	lf.grey_work = NULL;
+	lf.dump_png = NULL;
+	gv_grid g2;
+	char e2[300];
+	dtr(opts, "detect: the lines at %d px", lf.work_px);
+	int rc = gv_locate(img, &lf, &g2, e2, sizeof e2);
+	if (rc == GV_OK) {
+		gv_detection d2;
+		rc = read_grid(img, &g2, size, true, NULL, opts, &d2, e2, sizeof e2);
+		dtr(opts, "detect: the lines' grid at %d px: %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f: %s", lf.work_px,
+		    g2.corners[0], g2.corners[1], g2.corners[2], g2.corners[3], g2.corners[4], g2.corners[5], g2.corners[6],
+		    g2.corners[7], rc ? e2 : "proved");
+		if (rc == GV_OK) {
+			*out = d2;
+			*g = g2;
+		}
+	} else {
+		dtr(opts, "detect: at %d px: %s", lf.work_px, e2);
+	}
+	if (rc != GV_OK && rc != GV_ENOTFOUND && err && cap)
+		snprintf(err, cap, "%s", e2);
+	return rc;
+}
+
 /* Nothing found at the working size (the lines, the lines halved, the
  * outline): the lines at GV_LOCATE_COARSE_PX (a blurred or grainy photo),
  * on a grey copy made from the working one (work800, when there is one)
@@ -777,6 +812,11 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		int longer = img->width > img->height ? img->width : img->height;
 		if (rc == GV_ENOTFOUND && !lo.work_px && longer > GV_LOCATE_COARSE_PX) {
 			int r2 = coarse_search(img, lo.grey_work, &lo, size, opts, out, &g, err, cap);
+			if (r2 != GV_ENOTFOUND)
+				rc = r2;
+		}
+		if (rc == GV_ENOTFOUND && !lo.work_px && longer >= GV_LOCATE_FINE_MIN) {
+			int r2 = fine_search(img, &lo, size, opts, out, &g, err, cap);
 			if (r2 != GV_ENOTFOUND)
 				rc = r2;
 		}

@@ -255,6 +255,21 @@
  * reasoning (half the working size; the 9x9 frames are read right at 320
  * px); not scored on any photo before it was chosen. */
 #define GV_LOCATE_COARSE_PX 400
+/* ... and then, on a photo whose longer side is at least GV_LOCATE_FINE_MIN
+ * pixels, once more at up to GV_LOCATE_FINE_PX (the photo's own size when
+ * smaller): a 19x19 board a third of a 1920x1080 photo wide has cells of
+ * 17 px at 800 px, its lines cut by stones into pieces shorter than the
+ * locator's shortest segment, while a pale floor's long plank seams stay
+ * whole and outweigh them (samples/eval_scenes.py, looked-at scene 1057:
+ * found at 1200 px, not at 800). Only on photos half as large again as the
+ * working size: below, the pass finds little more and costs a photo where
+ * nothing is found a second search (gobanwatcher/1's 1032 px photos: twice
+ * the time). Chosen on the looked-at scenes among 1000, 1280 and 1600
+ * on every photo over 960 px (8, 9 and 10 more boards found of 420, all
+ * entirely right but one with 2 wrong); the floor by reasoning, which
+ * leaves 7 of the 10 (1024x768 photos gave the other three). */
+#define GV_LOCATE_FINE_PX 1600
+#define GV_LOCATE_FINE_MIN 1200
 /* The bright region must cover at least this share of the photo to be a
  * board (a board photographed to be refereed fills a good part of it). */
 #define GV_OUTLINE_MIN_SHARE 0.08
