@@ -42,6 +42,8 @@ CANDIDATES = [
     # 2026-12-06)
     {"GV_REFINE_AGREE": "0.35"},
     {"GV_REFINE_AGREE": "0.7"},
+    # where the landings scatter, the polish again within 0.4 cell (0: not)
+    {"GV_REFINE_REACH2": "0"},
     # the second look by the photo's own colours (classify.c
     # gv_classify_colours): the confidence of its examples
     {"GV_PHOTO_TRAIN": "0.3f"},

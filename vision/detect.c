@@ -60,19 +60,19 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Clicked grid corners c polished on the lines near them (gv_refine_corners)
- * from the clicks and from four starts GV_REFINE_JITTER cell to each side:
- * c becomes the five landings' median (each coordinate's), unless a landing
- * lies more than GV_REFINE_AGREE of the cell at its corner from it; then c
- * is kept as clicked. Where the lines hardly show (a dense endgame seen
- * steeply) the score is flat and grainy and the landings scatter
- * (gobanwatcher/1's green_2: clicks moved by 0.05 px polished to corners a
- * cell apart); where they show, the landings lie a fifth or a quarter of a
- * cell apart round the truth (a 4-corner grid on a lens's curved lines, a
- * stone's shadow on a line), and their median is nearer it than any click
- * a few tenths of a cell off. */
-static int polish_clicks(const gv_image *img, int size, const unsigned char *empty, double c[8], char *err,
-                         size_t cap)
+/* Clicked grid corners c polished on the lines near them, within reach
+ * cells (gv_refine_corners_within), from the clicks and from four starts
+ * GV_REFINE_JITTER cell to each side: c becomes the five landings' median
+ * (each coordinate's), unless a landing lies more than GV_REFINE_AGREE of
+ * the cell at its corner from it; then c is kept as clicked. Where the
+ * lines hardly show (a dense endgame seen steeply) the score is flat and
+ * grainy and the landings scatter (gobanwatcher/1's green_2: clicks moved
+ * by 0.05 px polished to corners a cell apart); where they show, the
+ * landings lie a fifth or a quarter of a cell apart round the truth (a
+ * 4-corner grid on a lens's curved lines, a stone's shadow on a line), and
+ * their median is nearer it than any click a few tenths of a cell off. */
+static int polish_within(const gv_image *img, int size, const unsigned char *empty, double reach, double c[8],
+                         char *err, size_t cap)
 {
 	enum { STARTS = 5 };
 	static const int side[STARTS][2] = {{0, 0}, {1, 1}, {-1, -1}, {1, -1}, {-1, 1}};
@@ -82,7 +82,7 @@ static int polish_clicks(const gv_image *img, int size, const unsigned char *emp
 			land[s][2 * k] = c[2 * k] + side[s][0] * GV_REFINE_JITTER * cell;
 			land[s][2 * k + 1] = c[2 * k + 1] + side[s][1] * GV_REFINE_JITTER * cell;
 		}
-		int rc = gv_refine_corners(img, size, empty, land[s], err, cap);
+		int rc = gv_refine_corners_within(img, size, empty, land[s], reach, err, cap);
 		if (rc)
 			return rc;
 	}
@@ -102,6 +102,20 @@ static int polish_clicks(const gv_image *img, int size, const unsigned char *emp
 	}
 	memcpy(c, med, sizeof med);
 	return 0;
+}
+
+/* polish_within GV_REFINE_REACH of the clicks; where its landings scatter
+ * (c kept as clicked), again within GV_REFINE_REACH2, where fewer places
+ * of a flat score compete. */
+static int polish_clicks(const gv_image *img, int size, const unsigned char *empty, double c[8], char *err,
+                         size_t cap)
+{
+	double o[8];
+	memcpy(o, c, sizeof o);
+	int rc = polish_within(img, size, empty, GV_REFINE_REACH, c, err, cap);
+	if (!rc && GV_REFINE_REACH2 > 0 && !memcmp(o, c, sizeof o))
+		rc = polish_within(img, size, empty, GV_REFINE_REACH2, c, err, cap);
+	return rc;
 }
 
 /* read_grid_at with the lines judged on the photo as it is. */

@@ -362,6 +362,17 @@
 #ifndef GV_REFINE_AGREE /* tests/vision_heldout.py builds with other values */
 #define GV_REFINE_AGREE 0.5
 #endif
+/* Where the landings scatter so (the clicks kept), the polish once more
+ * within this many cells of the clicks (0: not): a smaller window holds
+ * fewer of a flat score's grainy peaks. Tried at 0.4 (tests/vision_heldout
+ * .py's other value of GV_REFINE_REACH) on the looked-at seeds (clicks 0.15,
+ * 0.3 and 0.45 cell off) and gobanwatcher: better or the same in 8 of the 9
+ * looked-at cells (300-359 at 0.45: 99.231% -> 99.137% of the points) and
+ * on both gobanwatcher sources; the held-out seeds were read with it at
+ * the same time (README). */
+#ifndef GV_REFINE_REACH2
+#define GV_REFINE_REACH2 0.4
+#endif
 
 /* ---- the classifier under coloured light (classify.c) ---- */
 
