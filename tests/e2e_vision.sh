@@ -174,16 +174,6 @@ if [ -x "$render" ]; then
 		--stone-height 5.0 --width 1920 --height 1080 --zoom 0.98 --floor
 	run "eval a large photo's small cells on a floor" 0 "$goref" eval --json "$tmp/fine"
 	has "eval a large photo's small cells on a floor" out '"total":{"photos":1,"boards_found":1,"points":361,"points_right":361'
-	# a 19x19 at 53 degrees on a pale floor, bowls and lids beside it
-	# (seed 415 with clutter, 1024x768): the floor's seams make the
-	# strongest direction, and one family of the board's lines stays under
-	# the floor the locator's peaks must clear (0.13 of the strongest,
-	# 0.15 asked). One more direction, the strongest left at a degree's
-	# smoothing (GV_LOCATE_NEAR_PEAK): found, every point right
-	last_position "$tmp/near" p415c "$fx/selfplay/19x19-s0208.sgf" --seed 415 --tilt 52.9 --board-thickness 20 \
-		--stone-height 5.3 --width 1024 --height 768 --zoom 0.86 --floor --clutter
-	run "eval a board's lines under a floor's seams" 0 "$goref" eval --json "$tmp/near"
-	has "eval a board's lines under a floor's seams" out '"total":{"photos":1,"boards_found":1,"points":361,"points_right":361'
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the

@@ -1014,28 +1014,6 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 		if (q >= 0)
 			pk[npk++] = q;
 	}
-	if (npk < 4) {
-		/* one more (tuning.h): a direction beside a stronger peak, lost
-		 * in its smoothing, or one under the 0.15 floor (a board's
-		 * lines under a floor's seams): the strongest local maximum,
-		 * smoothed over a degree either way, GV_LOCATE_NEAR_PEAK or
-		 * more from every peak */
-		double nr[180];
-		for (int a = 0; a < 180; a++)
-			nr[a] = hist[(a + 179) % 180] + 2 * hist[a] + hist[(a + 1) % 180];
-		int q = -1;
-		for (int a = 0; a < 180; a++) {
-			bool far = true;
-			for (int u = 0; u < npk; u++)
-				if (angdiff(a, pk[u]) < GV_LOCATE_NEAR_PEAK)
-					far = false;
-			bool peak = nr[a] >= nr[(a + 1) % 180] && nr[a] >= nr[(a + 179) % 180];
-			if (far && peak && (q < 0 || nr[a] > nr[q]))
-				q = a;
-		}
-		if (q >= 0 && nr[q] > 0)
-			pk[npk++] = q;
-	}
 	for (int u = 0; u < npk; u++)
 		ltr(opts, "peak %d: %d deg (%.0f)", u, pk[u], sm[pk[u]]);
 	double H[9], support = 0, resid = 0, best = -1;

@@ -247,20 +247,6 @@
  * grid's every other line is not that empty (but at 8 px a cell, few
  * segments may make it so: not asked in every search). */
 #define GV_LOCATE_HALF_EMPTY 0.1
-/* The locator's angle histogram is smoothed over 3 degrees either way,
- * its peaks kept 12 degrees apart and, beyond the first two, at 0.15 of
- * the strongest: a direction a few degrees beside a stronger one is lost
- * in the smoothing (a pale floor's plank seams at 81 degrees, a board's
- * columns at 76: looked-at scene 444 at 1600 px), and a board's family
- * under a floor's seams may stay under the floor (scene 415 with clutter:
- * 127 degrees at 0.13). With fewer than four peaks, one more is tried:
- * the strongest local maximum of the histogram smoothed over a degree
- * either way, at least this many degrees from every peak, whatever its
- * strength. By reasoning (beyond the wide smoothing's reach), not tuned:
- * looked-at scenes those 2 boards more found, entirely right; held out
- * (seeds 3000-3059) 2 more, entirely right; ../shared/datasets the same
- * photo for photo. */
-#define GV_LOCATE_NEAR_PEAK 5
 /* Where nothing is found at the working size (the lines, the lines halved
  * and the outline all fail), gv_detect searches the lines once more on a
  * copy of this many pixels on its longer side (photos larger than it): a
