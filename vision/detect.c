@@ -10,6 +10,7 @@
 #include "classify.h"
 #include "cnn.h"
 #include "geom.h"
+#include "sortf.h"
 #include "cvwrap.h"
 #include "undistort.h"
 #include "locate.h"
@@ -54,12 +55,6 @@ static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool pr
                         const gv_detect_opts *opts, const gv_image *coarse, gv_detection *out, char *err,
                         size_t cap);
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* Clicked grid corners c polished on the lines near them, within reach
  * cells (gv_refine_corners_within), from the clicks and from four starts
  * GV_REFINE_JITTER cell to each side: c becomes the five landings' median
@@ -91,7 +86,7 @@ static int polish_within(const gv_image *img, int size, const unsigned char *emp
 		double v[STARTS];
 		for (int s = 0; s < STARTS; s++)
 			v[s] = land[s][j];
-		qsort(v, STARTS, sizeof v[0], cmp_double);
+		qsort(v, STARTS, sizeof v[0], gv_cmp_double);
 		med[j] = v[STARTS / 2];
 	}
 	for (int k = 0; k < 4; k++) {

@@ -3,7 +3,8 @@
  * k-th smallest (Hoare's selection; small arrays, a point's neighbours or
  * a square's quadrants, the most calls, by insertion, in place and without
  * a call per comparison); gv_medianf takes the median from it. The same
- * number a full sort gives (the values are never NaN).
+ * number a full sort gives (the values are never NaN). And qsort's
+ * comparison of doubles, gv_cmp_double.
  */
 #ifndef GOREF_VISION_SORTF_H
 #define GOREF_VISION_SORTF_H
@@ -70,6 +71,14 @@ static inline float gv_medianf(float *v, int n)
 		if (v[k] > lo)
 			lo = v[k];
 	return 0.5f * (lo + hi);
+}
+
+/* qsort's comparison of two doubles, ascending (never NaN): for the
+ * callers that sort doubles (proof contrasts, polished corners). */
+static inline int gv_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
 }
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "classify.h"
 #include "geom.h"
+#include "sortf.h"
 #include "tuning.h"
 
 /* Whether a line shows on the span from (i, j) along the unit step (di, dj):
@@ -39,12 +40,6 @@ static int span_lined_at(const gv_image *img, const double H[9], double u, doubl
 static int span_lined(const gv_image *img, const double H[9], int i, int j, int di, int dj, bool both)
 {
 	return span_lined_at(img, H, i, j, di, dj, both, GV_PROOF_CONTRAST, NULL);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
 }
 
 /* The control: the ridge test's contrast half a cell off the lattice, along
@@ -80,7 +75,7 @@ static double control_threshold(const gv_image *img, const double H[9], int size
 	double thr = GV_PROOF_CONTRAST;
 	if (spans >= GV_PROOF_MIN_SPANS) {
 		*share = (double)lined / spans;
-		qsort(c, (size_t)n, sizeof *c, cmp_double);
+		qsort(c, (size_t)n, sizeof *c, gv_cmp_double);
 		double q = c[(int)(GV_PROOF_CONTROL_Q * (n - 1))];
 		if (q > thr)
 			thr = q;
@@ -158,10 +153,10 @@ static bool lattice_goes_on(const gv_image *img, const double H[9], int size, co
 	if (cj >= GV_PROOF_MIN_SPANS && cl < GV_PROOF_BEYOND_CROSS * cj)
 		return false;
 #endif
-	qsort(c_out, (size_t)n, sizeof *c_out, cmp_double);
-	qsort(c_far, (size_t)n, sizeof *c_far, cmp_double);
-	qsort(g_in, (size_t)n, sizeof *g_in, cmp_double);
-	qsort(g_out, (size_t)n, sizeof *g_out, cmp_double);
+	qsort(c_out, (size_t)n, sizeof *c_out, gv_cmp_double);
+	qsort(c_far, (size_t)n, sizeof *c_far, gv_cmp_double);
+	qsort(g_in, (size_t)n, sizeof *g_in, gv_cmp_double);
+	qsort(g_out, (size_t)n, sizeof *g_out, gv_cmp_double);
 	double co = c_out[n / 2], cf = c_far[n / 2];
 	return co > 0 && cf >= GV_PROOF_BEYOND_LIKE * co && g_in[n / 2] >= GV_PROOF_BEYOND_WOOD &&
 	       g_out[n / 2] >= GV_PROOF_BEYOND_WOOD;
@@ -445,7 +440,7 @@ int gv_prove_by_outline(const double H[9], int size, const double outline[8], co
 	out->stones = ns;
 	out->stone_off = 0;
 	if (ns) {
-		qsort(off, (size_t)ns, sizeof *off, cmp_double);
+		qsort(off, (size_t)ns, sizeof *off, gv_cmp_double);
 		out->stone_off = off[ns / 2];
 	}
 	free(off);
