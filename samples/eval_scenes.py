@@ -148,22 +148,20 @@ def main():
         size, game, opts, name = scene(seed, a.clutter, games)
         label = os.path.join(photos, name + '.txt')
         d = os.path.join(a.out, 'render', '%d%s' % (seed, 'c' if a.clutter else ''))
-        if a.clicks is not None and os.path.exists(os.path.join(d, 'truth.jsonl')):
-            with open(os.path.join(d, 'truth.jsonl')) as f:
-                head = json.loads(f.readline())
-            clicked[name + '.jpg'] = clicks(head['corners'], size, head['width'], head['height'], a.clicks, seed)
-        if os.path.exists(label):
-            continue
-        print('rendering %s ...' % name, file=sys.stderr)
-        subprocess.run([render, '--quiet'] + opts + [game, d], check=True)
-        frame = sorted(glob.glob(os.path.join(d, '*.jpg')))[-1]
-        shutil.copy(frame, os.path.join(photos, name + '.jpg'))
-        with open(os.path.join(d, 'truth.log')) as f:
-            rows = [line for line in f if not line.startswith('@')]
-        with open(label, 'w') as f:
-            f.write(''.join(rows[-size:]))
-        if a.clicks is not None:
-            with open(os.path.join(d, 'truth.jsonl')) as f:
+        if not os.path.exists(label):
+            print('rendering %s ...' % name, file=sys.stderr)
+            subprocess.run([render, '--quiet'] + opts + [game, d], check=True)
+            frame = sorted(glob.glob(os.path.join(d, '*.jpg')))[-1]
+            shutil.copy(frame, os.path.join(photos, name + '.jpg'))
+            with open(os.path.join(d, 'truth.log')) as f:
+                rows = [line for line in f if not line.startswith('@')]
+            with open(label, 'w') as f:
+                f.write(''.join(rows[-size:]))
+        # the true corners from the render (a photo whose render is gone
+        # is read without clicks)
+        truth = os.path.join(d, 'truth.jsonl')
+        if a.clicks is not None and os.path.exists(truth):
+            with open(truth) as f:
                 head = json.loads(f.readline())
             clicked[name + '.jpg'] = clicks(head['corners'], size, head['width'], head['height'], a.clicks, seed)
     cj = os.path.join(photos, 'corners.json')
