@@ -95,7 +95,8 @@ if [ -x "$render" ]; then
 	# own colours (gv_classify_colours) reads them 1,081 of 1,083 (before it
 	# 1,069, the three boards found with 4 and 5 wrong)
 	# the last position of SGF drawn by goref-render with OPTS (no hands,
-	# one frame a second): DIR/NAME.jpg and its 19 rows DIR/NAME.txt
+	# one frame a second): DIR/NAME.jpg and its rows (the board's size,
+	# from the render's truth.jsonl) DIR/NAME.txt
 	last_position() { # DIR NAME SGF OPTS...
 		local dir=$1 name=$2 sgf=$3
 		shift 3
@@ -103,7 +104,16 @@ if [ -x "$render" ]; then
 		"$render" --quiet --no-hands --fps 1 --last-only "$@" "$sgf" "$r"
 		mkdir -p "$dir"
 		cp "$(ls "$r/"*.jpg | tail -n 1)" "$dir/$name.jpg"
-		grep -v '^@' "$r/truth.log" | tail -n 19 >"$dir/$name.txt"
+		local rows
+		rows=$(grep -o '"size":[0-9]*' "$r/truth.jsonl" | head -n 1 | cut -d: -f2)
+		grep -v '^@' "$r/truth.log" | tail -n "$rows" >"$dir/$name.txt"
+	}
+	# the diagram goref printed ($tmp/out) must be TRUTH's
+	reads_as() { # NAME TRUTH
+		if diff -q "$tmp/out" "$2" >/dev/null; then ok; else
+			bad "$1: not the true position"
+			diff "$tmp/out" "$2" | head -10
+		fi
 	}
 	for s in 1 3 5; do
 		last_position "$tmp/green" "s$s" "$fx/selfplay/19x19-s020$s.sgf" --seed $((s + 40)) --tint 0.6,0.75,0.05
@@ -183,10 +193,7 @@ if [ -x "$render" ]; then
 	# landings' median: every point right
 	run "detect through clicks a third of a cell off" 0 "$goref" detect \
 		--corners 168.2,107.4,492.6,113.8,557.8,338.1,80.3,322.0 "$tmp/edge2/p313.jpg"
-	if diff -q "$tmp/out" "$tmp/edge2/p313.txt" >/dev/null; then ok; else
-		bad "detect through clicks a third of a cell off: not the true position"
-		diff "$tmp/out" "$tmp/edge2/p313.txt" | head -10
-	fi
+	reads_as "detect through clicks a third of a cell off" "$tmp/edge2/p313.txt"
 	# a 9x9 with bowls and lids beside it (seed 1026 with clutter, a board
 	# 182 mm thick), clicked 0.3 cell off (its true corners 207.3,96.0
 	# 417.6,88.7 437.0,284.2 201.5,292.4): the polish's landings within 0.7
@@ -194,13 +201,9 @@ if [ -x "$render" ]; then
 	# cell (GV_REFINE_REACH2) they agree, every point right
 	last_position "$tmp/click9" p1026 "$fx/selfplay/9x9-s0016.sgf" --seed 1026 --tilt 34.3 --board-thickness 182 \
 		--stone-height 7.9 --width 640 --height 480 --zoom 0.83 --clutter
-	tail -n 9 "$tmp/click9/p1026.txt" >"$tmp/click9/true9.txt"
 	run "detect a 9x9 through clicks a third of a cell off" 0 "$goref" detect --size 9 \
 		--corners 203.8,95.4,420.6,90.5,439.0,292.0,201.7,300.5 "$tmp/click9/p1026.jpg"
-	if diff -q "$tmp/out" "$tmp/click9/true9.txt" >/dev/null; then ok; else
-		bad "detect a 9x9 through clicks a third of a cell off: not the true position"
-		diff "$tmp/out" "$tmp/click9/true9.txt" | head -10
-	fi
+	reads_as "detect a 9x9 through clicks a third of a cell off" "$tmp/click9/p1026.txt"
 else
 	echo "eval sizes: goref-render not built, not checked"
 fi
