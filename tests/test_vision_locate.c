@@ -20,6 +20,7 @@
 #include "tuning.h"
 #include "verify.h"
 #include "outline.h"
+#include "stonefit.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -1384,6 +1385,57 @@ static void test_clicked_corners_polished(void **st)
 	g_crowd = 0;
 }
 
+/* Corners moved onto the stones (gv_fit_stones): on a drawn board crowded
+ * with stones (seven points in ten), seen at an angle, 9x9 and 19x19, corners
+ * 0.4-0.5 cell off (each its own way) end within a fifth of a cell of the
+ * truth, and through them the points' discs are more even than through the
+ * corners given (gv_stone_spread); corners already right stay within a
+ * fifth; a bad argument is refused. */
+static void test_corners_fitted_to_stones(void **st)
+{
+	(void)st;
+	for (int N = 9; N <= 19; N += 10) {
+		gv_image img;
+		scene sc;
+		double cell = crowded_board(N, &img, &sc);
+		g_crowd = 0.7;
+		place_stones(&sc);
+		double q[8];
+		view(5, 35, q);
+		gv_image_free(&img);
+		draw(&img, &sc, 800, 600, q);
+		static const double off[8] = {0.4, -0.25, -0.35, 0.3, 0.3, 0.35, -0.45, -0.15};
+		for (int right = 0; right <= 1; right++) {
+			double c[8];
+			for (int k = 0; k < 8; k++)
+				c[k] = sc.truth[k] + (right ? 0 : off[k] * cell);
+			double given = gv_stone_spread(&img, NULL, N, c);
+			char err[256] = "";
+			assert_int_equal(gv_fit_stones(&img, NULL, N, c, 0.75, err, sizeof err), 0);
+			double fitted = gv_stone_spread(&img, NULL, N, c), worst = 0;
+			for (int k = 0; k < 8; k += 2)
+				worst = fmax(worst, hypot(c[k] - sc.truth[k], c[k + 1] - sc.truth[k + 1]));
+			print_message("stones N=%d %s: worst corner after the fit %.2f px (cell %.1f px), spread %.0f -> %.0f\n", N,
+			              right ? "right" : "off", worst, cell, given, fitted);
+			assert_true(given >= 0 && fitted >= 0);
+			assert_true(worst <= 0.2 * cell);
+			if (!right)
+				assert_true(fitted < given);
+		}
+		double c[8];
+		memcpy(c, sc.truth, sizeof c);
+		char err[256] = "";
+		assert_int_equal(gv_fit_stones(&img, NULL, 1, c, 0.75, err, sizeof err), GV_EINVAL);
+		assert_int_equal(gv_fit_stones(NULL, NULL, N, c, 0.75, err, sizeof err), GV_EINVAL);
+		memset(c, 0, sizeof c);
+		assert_int_equal(gv_fit_stones(&img, NULL, N, c, 0.75, err, sizeof err), GV_EINVAL);
+		assert_true(gv_stone_spread(&img, NULL, N, c) < 0);
+		gv_image_free(&img);
+	}
+	g_plain_table = false;
+	g_crowd = 0;
+}
+
 /* A grid followed after the camera moved (gv_track_grid): the grid in use
  * is the truth moved by up to 1.7 cells (a frame seconds later from a
  * wobbling camera), a whole cell too (a lattice a cell off shows its inner
@@ -1505,6 +1557,7 @@ int main(void)
 		cmocka_unit_test(test_grid_from_the_outline),
 		cmocka_unit_test(test_shared_grey_copy),
 		cmocka_unit_test(test_clicked_corners_polished),
+		cmocka_unit_test(test_corners_fitted_to_stones),
 		cmocka_unit_test(test_grid_followed),
 		cmocka_unit_test(test_no_board),
 		cmocka_unit_test(test_undistortion_map),

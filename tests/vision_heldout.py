@@ -53,6 +53,10 @@ CANDIDATES = [
     # board's); the rule came from a point of gobanwatcher/3
     {"WOOD_CENTRE": "0.0f"},
     {"WOOD_CENTRE": "0.2f"},
+    # clicked corners moved onto the stones where that reads more surely
+    # (stonefit.c, detect.c settle_clicks): off, and a disc of fewer samples
+    {"GV_STONEFIT_REACH": "0"},
+    {"GV_STONEFIT_STEP": "0.14"},
 ]
 
 # the sources of the issue: gomrade's folders are one source

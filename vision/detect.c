@@ -11,6 +11,7 @@
 #include "cnn.h"
 #include "geom.h"
 #include "sortf.h"
+#include "stonefit.h"
 #include "cvwrap.h"
 #include "undistort.h"
 #include "locate.h"
@@ -111,6 +112,57 @@ static int polish_clicks(const gv_image *img, int size, const unsigned char *emp
 	if (!rc && GV_REFINE_REACH2 > 0 && !memcmp(o, c, sizeof o))
 		rc = polish_within(img, size, empty, GV_REFINE_REACH2, c, err, cap);
 	return rc;
+}
+
+/* The mean of the confidences gv_classify gives the points through corners
+ * c into *mean: 0, or gv_classify's error (GV_EINVAL: the grid reaches
+ * beyond the photo). */
+static int mean_confidence(const gv_image *img, int size, const double c[8], double *mean)
+{
+	double H[9];
+	unsigned char cells[19 * 19];
+	float conf[19 * 19];
+	if (!gv_h_from_corners(c, size, H))
+		return GV_EINVAL;
+	int rc = gv_classify(img, H, size, cells, conf);
+	if (rc)
+		return rc;
+	double m = 0;
+	for (int k = 0; k < size * size; k++)
+		m += conf[k];
+	*mean = m / (size * size);
+	return 0;
+}
+
+/* Clicked corners c settled: polished on the lines (polish_clicks), or
+ * moved onto the stones from the clicks (gv_fit_stones, within
+ * GV_STONEFIT_REACH), whichever the classifier reads the more surely
+ * (the mean confidence; the lines' on a tie). Where the lines show the
+ * stones' fit is a fifth of a cell rough and reads less surely; where a
+ * crowd of stones hides them (gobanwatcher/1) and the clicks are a half
+ * cell off (the polish lands a cell aside) it is the nearer. */
+static int settle_clicks(const gv_image *img, int size, const unsigned char *empty, double c[8], char *err,
+                         size_t cap)
+{
+	double f[8];
+	memcpy(f, c, sizeof f);
+	int rc = polish_clicks(img, size, empty, c, err, cap);
+	if (rc || !(GV_STONEFIT_REACH > 0))
+		return rc;
+	rc = gv_fit_stones(img, NULL, size, f, GV_STONEFIT_REACH, err, cap);
+	if (rc)
+		return rc;
+	double mc = 0, mf = 0;
+	rc = mean_confidence(img, size, c, &mc);
+	if (rc == GV_ENOMEM)
+		return rc;
+	int rf = mean_confidence(img, size, f, &mf);
+	if (rf == GV_ENOMEM)
+		return rf;
+	/* a grid that reaches beyond the photo loses */
+	if (!rf && (rc || mf > mc))
+		memcpy(c, f, sizeof f);
+	return 0;
 }
 
 /* read_grid_at with the lines judged on the photo as it is. */
@@ -644,7 +696,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			for (int k = 0; k < size * size; k++)
 				empty[k] = out->cells[k] == 0;
 			if (!rc)
-				rc = polish_clicks(img, size, empty, c, err, cap);
+				rc = settle_clicks(img, size, empty, c, err, cap);
 			if (!rc && gv_grid_from_corners(c, size, img->width, img->height, &g, why, sizeof why))
 				rc = gv_grid_from_corners(opts->corners, size, img->width, img->height, &g, why, sizeof why);
 			if (rc == GV_ENOMEM || rc == GV_ECV)

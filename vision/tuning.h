@@ -374,6 +374,33 @@
 #define GV_REFINE_REACH2 0.4
 #endif
 
+/* ---- clicked corners moved onto the stones (stonefit.c) ---- */
+
+/* The disc round each point whose grey should be even through the right
+ * grid: its radius in cells (a stone is 0.92-0.96 of a cell across,
+ * article 32: a little less, so that the disc of a stone is that stone
+ * alone), and the step between its samples in cells. */
+#ifndef GV_STONEFIT_RADIUS
+#define GV_STONEFIT_RADIUS 0.42
+#endif
+#ifndef GV_STONEFIT_STEP
+#define GV_STONEFIT_STEP 0.1
+#endif
+/* Each corner's window: 7 x 7 steps of these many cells, one after the
+ * other round the best so far (the first reaches 0.75 cell each way); the
+ * four corners this many times, the first step only the first time. */
+#ifndef GV_STONEFIT_STEPS
+#define GV_STONEFIT_STEPS {0.25, 0.1, 0.04}
+#endif
+#ifndef GV_STONEFIT_ROUNDS
+#define GV_STONEFIT_ROUNDS 2
+#endif
+/* How far from the clicks the fit may move a corner, in cells of the cell
+ * at it (0: no fit, the lines' polish alone). */
+#ifndef GV_STONEFIT_REACH
+#define GV_STONEFIT_REACH 0.75
+#endif
+
 /* ---- the classifier under coloured light (classify.c) ---- */
 
 /* A square's own brightness stands for the board's there only within this
