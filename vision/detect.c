@@ -141,17 +141,18 @@ static int mean_confidence(const gv_image *img, int size, const double c[8], dou
  * stones' fit is a fifth of a cell rough and reads less surely; where a
  * crowd of stones hides them (gobanwatcher/1) and the clicks are a half
  * cell off (the polish lands a cell aside) it is the nearer. */
-static int settle_clicks(const gv_image *img, int size, const unsigned char *empty, double c[8], char *err,
-                         size_t cap)
+static int settle_clicks(const gv_image *img, int size, const unsigned char *empty, const gv_detect_opts *opts,
+                         double c[8], char *err, size_t cap)
 {
 	double f[8];
 	memcpy(f, c, sizeof f);
 	int rc = polish_clicks(img, size, empty, c, err, cap);
 	if (rc || !(GV_STONEFIT_REACH > 0))
 		return rc;
+	/* a fit that fails (but for memory) leaves the polish */
 	rc = gv_fit_stones(img, NULL, size, f, GV_STONEFIT_REACH, err, cap);
 	if (rc)
-		return rc;
+		return rc == GV_ENOMEM ? rc : 0;
 	double mc = 0, mf = 0;
 	rc = mean_confidence(img, size, c, &mc);
 	if (rc == GV_ENOMEM)
@@ -160,7 +161,10 @@ static int settle_clicks(const gv_image *img, int size, const unsigned char *emp
 	if (rf == GV_ENOMEM)
 		return rf;
 	/* a grid that reaches beyond the photo loses */
-	if (!rf && (rc || mf > mc))
+	bool stones = !rf && (rc || mf > mc);
+	dtr(opts, "corners: polished on the lines (mean confidence %.3f) or moved onto the stones (%.3f): %s", mc, mf,
+	    stones ? "the stones" : "the lines");
+	if (stones)
 		memcpy(c, f, sizeof f);
 	return 0;
 }
@@ -696,7 +700,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			for (int k = 0; k < size * size; k++)
 				empty[k] = out->cells[k] == 0;
 			if (!rc)
-				rc = settle_clicks(img, size, empty, c, err, cap);
+				rc = settle_clicks(img, size, empty, opts, c, err, cap);
 			if (!rc && gv_grid_from_corners(c, size, img->width, img->height, &g, why, sizeof why))
 				rc = gv_grid_from_corners(opts->corners, size, img->width, img->height, &g, why, sizeof why);
 			if (rc == GV_ENOMEM || rc == GV_ECV)
