@@ -1333,6 +1333,15 @@ static double crowded_board(int N, gv_image *img, scene *sc)
 	return hypot(sc->truth[2] - sc->truth[0], sc->truth[3] - sc->truth[1]) / (N - 1);
 }
 
+/* The farthest of corners c from the true ones, in pixels. */
+static double worst_corner(const double c[8], const double truth[8])
+{
+	double worst = 0;
+	for (int k = 0; k < 8; k += 2)
+		worst = fmax(worst, hypot(c[k] - truth[k], c[k + 1] - truth[k + 1]));
+	return worst;
+}
+
 /* Corners a person clicked, a fifth of a cell off, polished on the lines
  * between the points read empty (gv_refine_corners): on drawn boards seen
  * at an angle, crowded, 9x9 and 19x19, the worst corner ends nearer the
@@ -1361,9 +1370,7 @@ static void test_clicked_corners_polished(void **st)
 				empty[k] = cells[k] == 0;
 			char err[256] = "";
 			assert_int_equal(gv_refine_corners(&img, N, empty, c, err, sizeof err), 0);
-			double worst = 0;
-			for (int k = 0; k < 8; k += 2)
-				worst = fmax(worst, hypot(c[k] - sc.truth[k], c[k + 1] - sc.truth[k + 1]));
+			double worst = worst_corner(c, sc.truth);
 			print_message("clicked N=%d %s: worst corner after the polish %.2f px (cell %.1f px)\n", N,
 			              right ? "right" : "off", worst, cell);
 			double before = 0;
@@ -1412,9 +1419,7 @@ static void test_corners_fitted_to_stones(void **st)
 			double given = gv_stone_spread(&img, NULL, N, c);
 			char err[256] = "";
 			assert_int_equal(gv_fit_stones(&img, NULL, N, c, 0.75, err, sizeof err), 0);
-			double fitted = gv_stone_spread(&img, NULL, N, c), worst = 0;
-			for (int k = 0; k < 8; k += 2)
-				worst = fmax(worst, hypot(c[k] - sc.truth[k], c[k + 1] - sc.truth[k + 1]));
+			double fitted = gv_stone_spread(&img, NULL, N, c), worst = worst_corner(c, sc.truth);
 			print_message("stones N=%d %s: worst corner after the fit %.2f px (cell %.1f px), spread %.0f -> %.0f\n", N,
 			              right ? "right" : "off", worst, cell, given, fitted);
 			assert_true(given >= 0 && fitted >= 0);
@@ -1464,9 +1469,7 @@ static void test_grid_followed(void **st)
 			}
 			char err[256] = "";
 			assert_int_equal(gv_track_grid(&img, N, empty, c, 2.0, &before, &after, err, sizeof err), 0);
-			double worst = 0;
-			for (int k = 0; k < 8; k += 2)
-				worst = fmax(worst, hypot(c[k] - sc.truth[k], c[k + 1] - sc.truth[k + 1]));
+			double worst = worst_corner(c, sc.truth);
 			print_message("followed N=%d moved %.1f,%.1f cells: worst corner %.2f px (cell %.1f px), lines %.3f -> %.3f\n",
 			              N, moves[m][0], moves[m][1], worst, cell, before, after);
 			assert_true(worst <= 0.1 * cell);
