@@ -1318,12 +1318,13 @@ static void test_shared_grey_copy(void **st)
 	g_crowd = 0;
 }
 
-/* A crowded board of N lines drawn seen at an angle on a plain table
- * (g_crowd 0.3 and g_plain_table set here; the caller resets them): the
- * photo into img, the scene into sc, a cell's width in pixels returned. */
-static double crowded_board(int N, gv_image *img, scene *sc)
+/* A board of N lines drawn seen at an angle on a plain table, a share
+ * crowd of its points with stones (g_crowd and g_plain_table set here; the
+ * caller resets them): the photo into img, the scene into sc, a cell's
+ * width in pixels returned. */
+static double board_with_stones(int N, double crowd, gv_image *img, scene *sc)
 {
-	g_crowd = 0.3;
+	g_crowd = crowd;
 	g_plain_table = true;
 	double q[8];
 	view(5, 35, q);
@@ -1331,6 +1332,12 @@ static double crowded_board(int N, gv_image *img, scene *sc)
 	place_stones(sc);
 	draw(img, sc, 800, 600, q);
 	return hypot(sc->truth[2] - sc->truth[0], sc->truth[3] - sc->truth[1]) / (N - 1);
+}
+
+/* The same, crowded: three points in ten with stones. */
+static double crowded_board(int N, gv_image *img, scene *sc)
+{
+	return board_with_stones(N, 0.3, img, sc);
 }
 
 /* The farthest of corners c from the true ones, in pixels. */
@@ -1404,13 +1411,7 @@ static void test_corners_fitted_to_stones(void **st)
 	for (int N = 9; N <= 19; N += 10) {
 		gv_image img;
 		scene sc;
-		double cell = crowded_board(N, &img, &sc);
-		g_crowd = 0.7;
-		place_stones(&sc);
-		double q[8];
-		view(5, 35, q);
-		gv_image_free(&img);
-		draw(&img, &sc, 800, 600, q);
+		double cell = board_with_stones(N, 0.7, &img, &sc);
 		static const double off[8] = {0.4, -0.25, -0.35, 0.3, 0.3, 0.35, -0.45, -0.15};
 		for (int right = 0; right <= 1; right++) {
 			double c[8];
