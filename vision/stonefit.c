@@ -9,16 +9,16 @@
 #include "geom.h"
 #include "tuning.h"
 
-/* The offsets (in cells) of a disc's samples: a square lattice of
- * GV_STONEFIT_STEP within GV_STONEFIT_RADIUS. */
+/* At most this many samples in a disc (the committed radius and step take
+ * 57; a finer step is cut to the first MAX_DISC rows of its lattice). */
 enum { MAX_DISC = 400 };
 
 typedef struct fit_ctx {
 	const gv_image *grey; /* the working copy */
 	int size;
 	double scale;         /* img's pixels to grey's */
-	int nd;
-	double da[MAX_DISC], db[MAX_DISC];
+	int nd;               /* the disc's samples: offsets in cells along */
+	double da[MAX_DISC], db[MAX_DISC]; /* the grid's two directions */
 } fit_ctx;
 
 static inline double grey_at(const gv_image *g, double x, double y)
@@ -94,11 +94,6 @@ static int ctx_begin(fit_ctx *f, const gv_image *img, const gv_image *grey_work,
 	return 0;
 }
 
-static void ctx_end(gv_image *own)
-{
-	gv_image_free(own);
-}
-
 double gv_stone_spread(const gv_image *img, const gv_image *grey_work, int size, const double corners[8])
 {
 	fit_ctx f;
@@ -110,7 +105,7 @@ double gv_stone_spread(const gv_image *img, const gv_image *grey_work, int size,
 	for (int k = 0; k < 8; k++)
 		c[k] = corners[k] * f.scale;
 	double s = spread_at(&f, c);
-	ctx_end(&own);
+	gv_image_free(&own);
 	return s;
 }
 
@@ -127,7 +122,7 @@ int gv_fit_stones(const gv_image *img, const gv_image *grey_work, int size, doub
 		c0[k] = c[k] = corners[k] * f.scale;
 	double best = spread_at(&f, c);
 	if (best < 0) {
-		ctx_end(&own);
+		gv_image_free(&own);
 		snprintf(err, cap, "stone fit: the corners span no grid");
 		return GV_EINVAL;
 	}
@@ -162,6 +157,6 @@ int gv_fit_stones(const gv_image *img, const gv_image *grey_work, int size, doub
 		}
 	for (int k = 0; k < 8; k++)
 		corners[k] = c[k] / f.scale;
-	ctx_end(&own);
+	gv_image_free(&own);
 	return 0;
 }
