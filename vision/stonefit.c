@@ -21,15 +21,12 @@ typedef struct fit_ctx {
 	double da[MAX_DISC], db[MAX_DISC]; /* the grid's two directions */
 } fit_ctx;
 
+/* Bilinear grey at (x, y), clamped to the image (gv_px_bilinear). */
 static inline double grey_at(const gv_image *g, double x, double y)
 {
-	double mx = g->width - 1.001, my = g->height - 1.001;
-	x = x < 0 ? 0 : x > mx ? mx : x;
-	y = y < 0 ? 0 : y > my ? my : y;
-	int xi = (int)x, yi = (int)y;
-	double fx = x - xi, fy = y - yi;
-	const unsigned char *p = g->data + (size_t)yi * g->stride + xi, *q = p + g->stride;
-	return (p[0] + (p[1] - p[0]) * fx) * (1 - fy) + (q[0] + (q[1] - q[0]) * fx) * fy;
+	float fx, fy;
+	const unsigned char *p = gv_px_bilinear(g, x, y, &fx, &fy), *q = p + g->stride;
+	return (p[0] + (p[1] - p[0]) * (double)fx) * (1 - (double)fy) + (q[0] + (q[1] - q[0]) * (double)fx) * fy;
 }
 
 /* The mean over the points of the grey's variance within their discs,
