@@ -666,6 +666,105 @@ static void test_colours_judged_by_the_photos_own_stones(void **s)
 	assert_int_equal(gv_classify_colours(f, 20, cells, conf), GV_EINVAL);
 }
 
+/* A first reading off under a coloured light (gobanwatcher/1 under blue
+ * light through its clicked corners: the wood cyan, the white stones bluer,
+ * a third of the open points read white and some white stones read empty,
+ * nothing sure): the photo's two kinds of colour, found from that reading,
+ * set every point right. A 19x19 board: 150 open points of the wood's
+ * colour, 120 white stones of their own, black stones on the rest, each
+ * with a grain of about 0.1 a channel. */
+static float grain(unsigned *seed)
+{
+	/* about normal, a spread of 0.1: four uniform draws of an LCG */
+	float sum = 0;
+	for (int i = 0; i < 4; i++) {
+		*seed = *seed * 1103515245u + 12345u;
+		sum += (float)((*seed >> 16) & 0x7fff) / 32768.0f;
+	}
+	return 0.17f * (sum - 2);
+}
+
+static void off_board(gv_point_features f[361], unsigned char cells[361], float conf[361], unsigned char truth[361])
+{
+	static const float wood[3] = {-0.6f, 0.35f, 0.2f}, white[3] = {1.5f, 0.5f, 0.4f};
+	unsigned seed = 1;
+	for (int k = 0; k < 361; k++) {
+		memset(&f[k], 0, sizeof f[k]);
+		f[k].around = k % 2 ? 1 : -1;
+		int kind = k < 150 ? 0 : k < 270 ? 2 : 1;
+		for (int q = 0; q < 3; q++)
+			f[k].wc[q] = (kind == 2 ? white[q] : kind == 1 ? -1.5f : wood[q]) + grain(&seed);
+		truth[k] = (unsigned char)kind;
+		/* read: one open point in three white, one white stone in ten
+		 * empty; every point unsure */
+		cells[k] = kind == 0 && k % 3 == 0 ? 2 : kind == 2 && k % 10 == 0 ? 0 : (unsigned char)kind;
+		conf[k] = 0.8f;
+	}
+}
+
+static void test_colours_found_where_the_first_reading_is_off(void **s)
+{
+	(void)s;
+	gv_point_features f[361];
+	unsigned char cells[361], truth[361];
+	float conf[361];
+	off_board(f, cells, conf, truth);
+	int wrong = 0;
+	for (int k = 0; k < 361; k++)
+		wrong += cells[k] != truth[k];
+	assert_int_equal(wrong, 50 + 12);
+	assert_int_equal(gv_classify_colours(f, 19, cells, conf), 0);
+	for (int k = 0; k < 361; k++) {
+		assert_int_equal(cells[k], truth[k]);
+		assert_true(conf[k] <= 0.8f);
+	}
+	/* the same colours with no two kinds in them (the white stones of the
+	 * wood's colour): nothing changes */
+	off_board(f, cells, conf, truth);
+	for (int k = 150; k < 270; k++)
+		for (int q = 0; q < 3; q++)
+			f[k].wc[q] = f[k - 150].wc[q];
+	unsigned char before[361];
+	memcpy(before, cells, sizeof before);
+	assert_int_equal(gv_classify_colours(f, 19, cells, conf), 0);
+	assert_memory_equal(cells, before, sizeof before);
+}
+
+/* Glare on the wood is as white as a stone: where the first reading is
+ * sure of its white stones, a point it read empty fairly surely beside
+ * squares as white as a stone, whose lines show more than on any of those
+ * stones, stays empty; with its lines hidden as a stone hides them, the
+ * colours make it white. */
+static void test_glare_read_empty_stays_empty(void **s)
+{
+	(void)s;
+	gv_point_features f[81];
+	unsigned char cells[81];
+	float conf[81];
+	const float stone[3] = {0.32f, 0.58f, 0.93f};
+	for (int hidden = 0; hidden < 2; hidden++) {
+		colour_board(f, cells, conf, 12);
+		for (int k = 0; k < 81; k++)
+			f[k].line = cells[k] == 2 ? 0.01f : 0.3f;
+		for (int q = 0; q < 3; q++)
+			f[60].wc[q] = stone[q];
+		f[60].around = 2;
+		f[60].line = hidden ? 0.0f : 0.2f;
+		cells[60] = 0, conf[60] = 0.8f;
+		assert_int_equal(gv_classify_colours(f, 9, cells, conf), 0);
+		assert_int_equal(cells[60], hidden ? 2 : 0);
+		/* read empty unsurely: the colours decide */
+		colour_board(f, cells, conf, 12);
+		for (int q = 0; q < 3; q++)
+			f[60].wc[q] = stone[q];
+		f[60].around = 2;
+		f[60].line = 0.2f;
+		cells[60] = 0, conf[60] = 0.3f;
+		assert_int_equal(gv_classify_colours(f, 9, cells, conf), 0);
+		assert_int_equal(cells[60], 2);
+	}
+}
+
 static void test_bad_arguments(void **s)
 {
 	(void)s;
@@ -864,6 +963,8 @@ int main(void)
 	    cmocka_unit_test(test_black_vetoed_by_its_lines_is_not_sure),
 	    cmocka_unit_test(test_hidden_lines_darker_than_the_wood_are_not_sure),
 	    cmocka_unit_test(test_colours_judged_by_the_photos_own_stones),
+	    cmocka_unit_test(test_colours_found_where_the_first_reading_is_off),
+	    cmocka_unit_test(test_glare_read_empty_stays_empty),
 	    cmocka_unit_test(test_bad_arguments),
 	    cmocka_unit_test(test_real_photos_with_hand_corners),
 	    cmocka_unit_test(test_real_photos_in_other_light),

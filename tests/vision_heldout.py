@@ -45,9 +45,14 @@ CANDIDATES = [
     # where the landings scatter, the polish again within 0.4 cell (0: not)
     {"GV_REFINE_REACH2": "0"},
     # the second look by the photo's own colours (classify.c
-    # gv_classify_colours): the confidence of its examples
-    {"GV_PHOTO_TRAIN": "0.3f"},
-    {"GV_PHOTO_TRAIN": "0.8f"},
+    # gv_classify_colours): no mixture fitted (each kind's population as
+    # the first reading has it); the two kinds told apart from 1.0 or 2.0
+    # (their Bhattacharyya distance); glare read empty not held (a
+    # confidence no reading has)
+    {"GV_PHOTO_ROUNDS": "0"},
+    {"GV_PHOTO_APART": "1.0"},
+    {"GV_PHOTO_APART": "2.0"},
+    {"GV_PHOTO_HOLD": "2.0f"},
     # black found only off a point whose centre shows the wood (classify.c
     # WOOD_CENTRE): 0 is the rule as before (a centre brighter than the
     # board's); the rule came from a point of gobanwatcher/3

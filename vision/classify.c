@@ -898,37 +898,94 @@ static float black_evidence(float dark, float line)
 	return dark - BLACK_LINE_PENALTY * (line > 0 ? line : 0);
 }
 
-/* w (3) solving S w = d for a symmetric 3x3 S (Cramer's rule); false when
- * S is singular. */
-static bool solve3(const double S[9], const double d[3], double w[3])
+/* The inverse Si of a symmetric 3x3 S and its determinant; false when S
+ * is singular. */
+static bool invert3(const double S[9], double Si[9], double *det)
 {
 	double a = S[0], b = S[1], c = S[2], e = S[4], g = S[5], i = S[8];
 	double A = e * i - g * g, B = c * g - b * i, C = b * g - c * e;
-	double det = a * A + b * B + c * C;
-	if (!(fabs(det) > 1e-30))
+	double d = a * A + b * B + c * C;
+	if (!(d > 1e-30))
 		return false;
 	double E = a * i - c * c, F = b * c - a * g, I = a * e - b * b;
-	w[0] = (A * d[0] + B * d[1] + C * d[2]) / det;
-	w[1] = (B * d[0] + E * d[1] + F * d[2]) / det;
-	w[2] = (C * d[0] + F * d[1] + I * d[2]) / det;
+	const double inv[9] = {A, B, C, B, E, F, C, F, I};
+	for (int k = 0; k < 9; k++)
+		Si[k] = inv[k] / d;
+	*det = d;
 	return true;
 }
 
-static int cmp_proj(const void *a, const void *b)
+/* x' Si x for a symmetric 3x3 Si. */
+static double quad3(const double Si[9], const double x[3])
 {
-	float x = ((const float *)a)[0], y = ((const float *)b)[0];
-	return x < y ? -1 : x > y;
+	double s = 0;
+	for (int a = 0; a < 3; a++)
+		for (int b = 0; b < 3; b++)
+			s += x[a] * Si[a * 3 + b] * x[b];
+	return s;
 }
 
-/* Whether a point is one of the photo's examples of its white stones or its
- * wood (gv_classify_colours): read so with GV_PHOTO_TRAIN, and, for the
- * wood, no whiter around it than the wood (read empty for the glare or the
- * packed white stones around it, it is an example of neither). */
-static bool example(const gv_point_features *f, unsigned char cell, float conf)
+/* One kind of point (the white stones or the wood) as a normal population
+ * of the colour f[].wc: its share of the points, mean, spread and the
+ * spread's inverse and determinant. */
+typedef struct colour_kind {
+	double n;      /* the weight of its points */
+	double share;  /* n over all points' */
+	double m[3];
+	double S[9], Si[9], det;
+} colour_kind;
+
+/* The kind whose points are pts[0..np) weighed by w[] (a point's chance of
+ * being of this kind). false when its weight is under GV_PHOTO_MIN or its
+ * spread singular. Each channel's spread is at least GV_PHOTO_SPREAD_MIN. */
+static bool fit_kind(const gv_point_features *f, const int *pts, int np, const double *w, colour_kind *k)
 {
-	if (f->outside || cell == C_BLACK || conf < GV_PHOTO_TRAIN)
+	memset(k, 0, sizeof *k);
+	for (int p = 0; p < np; p++) {
+		k->n += w[p];
+		for (int q = 0; q < 3; q++)
+			k->m[q] += w[p] * f[pts[p]].wc[q];
+	}
+	if (k->n < GV_PHOTO_MIN)
 		return false;
-	return cell == C_WHITE || f->around <= 0;
+	for (int q = 0; q < 3; q++)
+		k->m[q] /= k->n;
+	for (int p = 0; p < np; p++) {
+		double x[3];
+		for (int q = 0; q < 3; q++)
+			x[q] = f[pts[p]].wc[q] - k->m[q];
+		for (int a = 0; a < 3; a++)
+			for (int b = 0; b < 3; b++)
+				k->S[a * 3 + b] += w[p] * x[a] * x[b];
+	}
+	for (int a = 0; a < 9; a++)
+		k->S[a] /= k->n;
+	for (int q = 0; q < 3; q++)
+		k->S[q * 4] += GV_PHOTO_SPREAD_MIN * GV_PHOTO_SPREAD_MIN;
+	k->share = k->n / np;
+	return invert3(k->S, k->Si, &k->det);
+}
+
+/* The log of the chance of colour c in kind k (less a constant). */
+static double kind_loglik(const colour_kind *k, const float c[3])
+{
+	double x[3] = {c[0] - k->m[0], c[1] - k->m[1], c[2] - k->m[2]};
+	return log(k->share) - 0.5 * log(k->det) - 0.5 * quad3(k->Si, x);
+}
+
+/* How far apart two kinds are: the Bhattacharyya distance of their normal
+ * populations (0: the same; the chance of telling a point wrongly is at
+ * most exp(-it) times the square root of the shares' product). */
+static double kinds_apart(const colour_kind *a, const colour_kind *b)
+{
+	double S[9], Si[9], det, x[3];
+	for (int k = 0; k < 9; k++)
+		S[k] = 0.5 * (a->S[k] + b->S[k]);
+	if (!invert3(S, Si, &det))
+		return 0;
+	for (int q = 0; q < 3; q++)
+		x[q] = a->m[q] - b->m[q];
+	return 0.125 * quad3(Si, x) + 0.5 * log(det / sqrt(a->det * b->det));
 }
 
 /* See classify.h. */
@@ -936,106 +993,71 @@ int gv_classify_colours(const gv_point_features *f, int size, unsigned char *cel
 {
 	if (!f || !cells || !conf || size < 2 || size > 19)
 		return GV_EINVAL;
-	int n = size * size, nw = 0, ne = 0;
-	double mw[3] = {0, 0, 0}, me[3] = {0, 0, 0};
-	for (int k = 0; k < n; k++) {
-		if (!example(&f[k], cells[k], conf[k]))
-			continue;
-		double *m = cells[k] == C_WHITE ? mw : me;
-		for (int q = 0; q < 3; q++)
-			m[q] += f[k].wc[q];
-		if (cells[k] == C_WHITE)
-			nw++;
-		else
-			ne++;
-	}
-	if (nw < GV_PHOTO_MIN || ne < GV_PHOTO_MIN)
-		return 0;
-	for (int q = 0; q < 3; q++) {
-		mw[q] /= nw;
-		me[q] /= ne;
-	}
-	/* each kind's spread (Sw, Se) and the pooled one (S) */
-	double Sw[9] = {0}, Se[9] = {0}, S[9], d[3], w[3];
-	for (int k = 0; k < n; k++) {
-		if (!example(&f[k], cells[k], conf[k]))
-			continue;
-		const double *m = cells[k] == C_WHITE ? mw : me;
-		double *Sk = cells[k] == C_WHITE ? Sw : Se;
-		double x[3];
-		for (int q = 0; q < 3; q++)
-			x[q] = f[k].wc[q] - m[q];
-		for (int a = 0; a < 3; a++)
-			for (int b = 0; b < 3; b++)
-				Sk[a * 3 + b] += x[a] * x[b];
-	}
-	for (int a = 0; a < 9; a++)
-		S[a] = Sw[a] + Se[a];
-	for (int a = 0; a < 9; a++) {
-		Sw[a] /= nw;
-		Se[a] /= ne;
-	}
-	for (int q = 0; q < 3; q++) {
-		S[q * 4] += 1e-6 * (1 + S[q * 4]);
-		Sw[q * 4] += 1e-6 * (1 + Sw[q * 4]);
-		Se[q * 4] += 1e-6 * (1 + Se[q * 4]);
-		d[q] = mw[q] - me[q];
-	}
-	if (!solve3(S, d, w))
-		return 0;
-	/* the examples along w: (projection, 1 white / 0 empty) pairs */
-	float pr[2 * 19 * 19];
-	int m = 0;
-	double sw = 0, se = 0, pw = 0, pe = 0;
-	for (int k = 0; k < n; k++) {
-		if (!example(&f[k], cells[k], conf[k]))
-			continue;
-		double p = w[0] * f[k].wc[0] + w[1] * f[k].wc[1] + w[2] * f[k].wc[2];
-		pr[2 * m] = (float)p;
-		pr[2 * m + 1] = cells[k] == C_WHITE;
-		m++;
-		if (cells[k] == C_WHITE) {
-			pw += p;
-			sw += p * p;
-		} else {
-			pe += p;
-			se += p * p;
+	/* the points read white or empty, and each one's chance of being white
+	 * (at first, 1 for a point read white) */
+	int n = size * size, np = 0, pts[19 * 19];
+	double r[19 * 19], w[19 * 19];
+	bool held[19 * 19]; /* a sure point's chance stays its reading's */
+	for (int k = 0; k < n; k++)
+		if (!f[k].outside && cells[k] != C_BLACK) {
+			r[np] = cells[k] == C_WHITE;
+			held[np] = conf[k] >= GV_SURE_CONF;
+			pts[np++] = k;
 		}
-	}
-	pw /= nw;
-	pe /= ne;
-	double var = (sw - nw * pw * pw + se - ne * pe * pe) / (nw + ne);
-	double sd = var > 0 ? sqrt(var) : 0;
-	if (!(sd > 0) || pw - pe < GV_PHOTO_APART * sd)
-		return 0;
-	/* the cut that misreads the fewest examples: above it white */
-	qsort(pr, (size_t)m, 2 * sizeof *pr, cmp_proj);
-	int err = ne, best = err;
-	double cut = pr[0] - 1;
-	for (int a = 0; a < m; a++) {
-		/* the cut just above example a */
-		err += pr[2 * a + 1] > 0.5f ? 1 : -1;
-		if (err < best) {
-			best = err;
-			cut = a + 1 < m ? 0.5 * (pr[2 * a] + pr[2 * a + 2]) : pr[2 * a] + sd;
+	/* a mixture of two normal populations fitted to them (expectation-
+	 * maximisation from the first reading): each round fits each kind to
+	 * the points weighed by their chances, then the chances anew */
+	colour_kind white, wood;
+	for (int round = 0;; round++) {
+		for (int p = 0; p < np; p++)
+			w[p] = 1 - r[p];
+		if (!fit_kind(f, pts, np, r, &white) || !fit_kind(f, pts, np, w, &wood))
+			return 0;
+		if (round == GV_PHOTO_ROUNDS)
+			break;
+		double moved = 0;
+		for (int p = 0; p < np; p++) {
+			if (held[p])
+				continue;
+			double lw = kind_loglik(&white, f[pts[p]].wc), le = kind_loglik(&wood, f[pts[p]].wc);
+			double c = 1 / (1 + exp(le - lw));
+			moved = fmax(moved, fabs(c - r[p]));
+			r[p] = c;
 		}
+		if (moved < 1e-4)
+			break;
 	}
-	for (int k = 0; k < n; k++) {
-		if (f[k].outside || cells[k] == C_BLACK || conf[k] >= GV_SURE_CONF)
+	if (kinds_apart(&white, &wood) < GV_PHOTO_APART)
+		return 0;
+	/* glare on the wood is as white as the stones: a point the first
+	 * reading found empty fairly surely (GV_PHOTO_HOLD) though the squares
+	 * around it are as white as a stone (f->around above 0), and whose
+	 * lines show more than on any white stone it read surely, stays empty
+	 * (where it read GV_PHOTO_MIN white stones surely) */
+	int sure_white = 0;
+	float lines = -1e30f;
+	for (int k = 0; k < n; k++)
+		if (!f[k].outside && cells[k] == C_WHITE && conf[k] >= GV_SURE_CONF) {
+			sure_white++;
+			lines = fmaxf(lines, f[k].line);
+		}
+	for (int p = 0; p < np; p++) {
+		int k = pts[p];
+		if (conf[k] >= GV_SURE_CONF)
 			continue;
-		double p = w[0] * f[k].wc[0] + w[1] * f[k].wc[1] + w[2] * f[k].wc[2];
-		unsigned char c = p > cut ? C_WHITE : C_EMPTY;
-		if (c == cells[k])
+		double lw = kind_loglik(&white, f[k].wc), le = kind_loglik(&wood, f[k].wc);
+		unsigned char c = lw > le ? C_WHITE : C_EMPTY;
+		if (c == cells[k] || (c == C_WHITE && sure_white >= GV_PHOTO_MIN && f[k].around > 0 && conf[k] >= GV_PHOTO_HOLD &&
+		                        f[k].line > lines))
 			continue;
-		/* only to a kind whose examples look like it (glare on the wood
-		 * is whiter than the white stones, and no wood either) */
-		const double *m = c == C_WHITE ? mw : me, *Sc = c == C_WHITE ? Sw : Se;
-		double x[3], y[3];
-		for (int q = 0; q < 3; q++)
-			x[q] = f[k].wc[q] - m[q];
-		if (!solve3(Sc, x, y) || x[0] * y[0] + x[1] * y[1] + x[2] * y[2] > GV_PHOTO_TYPICAL)
+		/* only to a kind its colour is typical of (glare on the wood is
+		 * whiter than the white stones, and no wood either) */
+		const colour_kind *to = c == C_WHITE ? &white : &wood;
+		double x[3] = {f[k].wc[0] - to->m[0], f[k].wc[1] - to->m[1], f[k].wc[2] - to->m[2]};
+		if (quad3(to->Si, x) > GV_PHOTO_TYPICAL)
 			continue;
-		float sure = (float)(fabs(p - cut) / sd / GV_PHOTO_SURE);
+		/* as sure as the mixture is of it, and no surer than before */
+		float sure = (float)fabs(2 / (1 + exp(le - lw)) - 1);
 		cells[k] = c;
 		if (sure < conf[k])
 			conf[k] = sure;

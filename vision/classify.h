@@ -80,26 +80,32 @@ int gv_classify_features_within(const gv_image *rgb, const double H[9], int size
 int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cells, float *conf);
 
 /* A second look at a reading of gv_classify_decide (cells, conf) by the
- * photo's own white stones and wood, told apart by colour: the points read
- * white and read empty with a confidence of GV_PHOTO_TRAIN or more
- * (tuning.h) are this photo's examples; the direction in the colour of
- * their best white placement (f[].wc, three channels) that separates them
- * best (Fisher's discriminant: the pooled spread within each kind inverted
- * onto the difference of their means) and the cut along it that misreads
- * the fewest of them decide every point read white or empty that is not
- * sure (confidence under 0.9), each only to a kind whose examples its
- * colour is typical of (within GV_PHOTO_TYPICAL, a squared distance in
- * that kind's own spread: glare on the wood is whiter than the white
- * stones, and no wood either). Under a coloured light the channel that
- * tells stones from wood is the light's own (blue, green, the red of
- * pink...), and packed white stones seen at an angle, whose bodies cover
- * the squares around them (gv_classify_decide doubts them), are as white
- * as the photo's other stones. A point whose colour changes keeps the
- * smaller of its confidence and the discriminant's (its distance from the
- * cut, in pooled spreads, over GV_PHOTO_SURE): no point becomes sure.
- * Nothing changes with fewer than GV_PHOTO_MIN examples of either kind, or
- * kinds less than GV_PHOTO_APART spreads apart. Black points, and points
- * outside, are left as they are.
+ * photo's own white stones and wood, told apart by colour: the colour of
+ * each point's best white placement (f[].wc, three channels) over the
+ * points read white or empty is taken for a mixture of two normal
+ * populations, each with its own spread (expectation-maximisation from
+ * that reading, at most GV_PHOTO_ROUNDS rounds; a point read surely, 0.9
+ * or more, holds its kind throughout, so the photo's sure stones and wood
+ * anchor the two). Every point read white or empty that is not sure then
+ * takes the kind more likely for its colour, only where its colour is
+ * typical of that kind (within GV_PHOTO_TYPICAL, a squared distance in the
+ * kind's own spread: glare on the wood is whiter than the white stones,
+ * and no wood either), and not where it looks like glare (a point read
+ * empty with GV_PHOTO_HOLD or more beside squares as white as a stone,
+ * whose lines show more than on every white stone read surely, with
+ * GV_PHOTO_MIN of those). Under a coloured light the channel that tells
+ * stones from wood is the light's own (blue, green, the red of pink...),
+ * and packed white stones seen at an angle, whose bodies cover the squares
+ * around them (gv_classify_decide doubts them), are as white as the
+ * photo's other stones; where a third of the open points are first read
+ * white (blue or violet light), the mixture still finds the two kinds,
+ * which a cut fitted to that reading's own examples did not. A point
+ * whose colour changes keeps the smaller of its confidence and the
+ * mixture's (how much likelier the kind it takes: 0 even, 1 sure): no
+ * point becomes sure. Nothing changes with fewer than GV_PHOTO_MIN points
+ * of either kind, or two kinds closer than GV_PHOTO_APART (their
+ * Bhattacharyya distance). Black points, and points outside, are left as
+ * they are.
  *
  * For a grid known to be the board's only (given corners, a grid that
  * passed its proof): on a lattice off the board's lines its examples are

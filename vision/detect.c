@@ -264,11 +264,8 @@ static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool pr
 		 * board) cannot be the stones' evidence */
 		if (!rc && out->proof.by_stones) {
 			int doubt = 0;
-			for (int k = 0; k < size * size; k++) {
+			for (int k = 0; k < size * size; k++)
 				doubt += out->conf[k] < 0.5f;
-				if (out->conf[k] > GV_DOUBT_CAP)
-					out->conf[k] = GV_DOUBT_CAP;
-			}
 			out->proof.doubt = doubt;
 			if (doubt > GV_DOUBT_SHARE * size * size)
 				out->proof.ok = out->proof.by_stones = 0;
@@ -276,9 +273,15 @@ static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool pr
 	}
 	/* a grid that stands (given, or proved): a second look at its
 	 * reading by this photo's own stones and wood (the hand-made
-	 * classifier's alone) */
+	 * classifier's alone; the points it read surely hold the two kinds
+	 * of colour in place) */
 	if (!rc && (!prove || out->proof.ok) && mode == GV_CLASSIFIER_RULES)
 		rc = gv_classify_colours(f, size, out->cells, out->conf);
+	/* then no point of a board passed by its stones is sure */
+	if (!rc && out->proof.by_stones)
+		for (int k = 0; k < size * size; k++)
+			if (out->conf[k] > GV_DOUBT_CAP)
+				out->conf[k] = GV_DOUBT_CAP;
 	free(f);
 	/* a grid whose outer lines are not all seen (under stones, off the
 	 * photo) may be a line or two off with nothing in the proof to tell:
