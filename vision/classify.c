@@ -1047,8 +1047,9 @@ int gv_classify_colours(const gv_point_features *f, int size, unsigned char *cel
 			continue;
 		double lw = kind_loglik(&white, f[k].wc), le = kind_loglik(&wood, f[k].wc);
 		unsigned char c = lw > le ? C_WHITE : C_EMPTY;
-		if (c == cells[k] || (c == C_WHITE && sure_white >= GV_PHOTO_MIN && f[k].around > 0 && conf[k] >= GV_PHOTO_HOLD &&
-		                        f[k].line > lines))
+		bool glare = c == C_WHITE && sure_white >= GV_PHOTO_MIN && f[k].around > 0 && conf[k] >= GV_PHOTO_HOLD &&
+		             f[k].line > lines;
+		if (c == cells[k] || glare)
 			continue;
 		/* only to a kind its colour is typical of (glare on the wood is
 		 * whiter than the white stones, and no wood either) */
