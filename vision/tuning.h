@@ -459,9 +459,9 @@
 
 /* The photo's white stones and wood as two normal populations of colour,
  * fitted to every point read white or empty (expectation-maximisation from
- * the first reading): at most this many rounds (on ../shared/datasets, the
- * locator's grids and the clicked ones, 47 of 51 gobanwatcher readings
- * settled within 19 rounds, most within 5; imago's and gomrade's in 1). */
+ * the first reading): at most this many rounds (on gobanwatcher's photos,
+ * the locator's grids and the clicked ones, 47 of 51 readings settled
+ * within 19 rounds, most within 5; the other 4 still moved at 20). */
 #ifndef GV_PHOTO_ROUNDS /* tests/vision_heldout.py builds with other values */
 #define GV_PHOTO_ROUNDS 20
 #endif
