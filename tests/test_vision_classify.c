@@ -718,6 +718,15 @@ static void test_colours_found_where_the_first_reading_is_off(void **s)
 		assert_int_equal(cells[k], truth[k]);
 		assert_true(conf[k] <= 0.8f);
 	}
+	/* a point whose colour is not a number (a measure gone wrong) is left
+	 * as it was read (points 0 and 3: open, read white), and the others
+	 * judged as before */
+	off_board(f, cells, conf, truth);
+	f[0].wc[1] = NAN;
+	f[3].wc[2] = INFINITY;
+	assert_int_equal(gv_classify_colours(f, 19, cells, conf), 0);
+	for (int k = 0; k < 361; k++)
+		assert_int_equal(cells[k], k == 0 || k == 3 ? 2 : truth[k]);
 	/* the same colours with no two kinds in them (the white stones of the
 	 * wood's colour): nothing changes */
 	off_board(f, cells, conf, truth);

@@ -999,7 +999,8 @@ int gv_classify_colours(const gv_point_features *f, int size, unsigned char *cel
 	double r[19 * 19], w[19 * 19];
 	bool held[19 * 19]; /* a sure point's chance stays its reading's */
 	for (int k = 0; k < n; k++)
-		if (!f[k].outside && cells[k] != C_BLACK) {
+		if (!f[k].outside && cells[k] != C_BLACK && isfinite(f[k].wc[0]) && isfinite(f[k].wc[1]) &&
+		    isfinite(f[k].wc[2])) {
 			r[np] = cells[k] == C_WHITE;
 			held[np] = conf[k] >= GV_SURE_CONF;
 			pts[np++] = k;
