@@ -104,8 +104,8 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
  * mixture's (how much likelier the kind it takes: 0 even, 1 sure): no
  * point becomes sure. Nothing changes with fewer than GV_PHOTO_MIN points
  * of either kind, or two kinds closer than GV_PHOTO_APART (their
- * Bhattacharyya distance). Black points, and points outside, are left as
- * they are.
+ * Bhattacharyya distance). Black points, points outside, and points whose
+ * colour is not a finite number are left as they are.
  *
  * For a grid known to be the board's only (given corners, a grid that
  * passed its proof): on a lattice off the board's lines its examples are
