@@ -57,7 +57,8 @@ static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool pr
                         size_t cap);
 
 /* Clicked grid corners c polished on the lines near them, within reach
- * cells (gv_refine_corners_within), from the clicks and from four starts
+ * cells (gv_refine_corners_shared, on grey, the photo's grey working copy
+ * at GV_OUTLINE_WORK_PX), from the clicks and from four starts
  * GV_REFINE_JITTER cell to each side: c becomes the five landings' median
  * (each coordinate's), unless a landing lies more than GV_REFINE_AGREE of
  * the cell at its corner from it; then c is kept as clicked. Where the
@@ -67,8 +68,8 @@ static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool pr
  * landings lie a fifth or a quarter of a cell apart round the truth (a
  * 4-corner grid on a lens's curved lines, a stone's shadow on a line), and
  * their median is nearer it than any click a few tenths of a cell off. */
-static int polish_within(const gv_image *img, int size, const unsigned char *empty, double reach, double c[8],
-                         char *err, size_t cap)
+static int polish_within(const gv_image *img, const gv_image *grey, int size, const unsigned char *empty,
+                         double reach, double c[8], char *err, size_t cap)
 {
 	enum { STARTS = 5 };
 	static const int side[STARTS][2] = {{0, 0}, {1, 1}, {-1, -1}, {1, -1}, {-1, 1}};
@@ -78,7 +79,7 @@ static int polish_within(const gv_image *img, int size, const unsigned char *emp
 			land[s][2 * k] = c[2 * k] + side[s][0] * GV_REFINE_JITTER * cell;
 			land[s][2 * k + 1] = c[2 * k + 1] + side[s][1] * GV_REFINE_JITTER * cell;
 		}
-		int rc = gv_refine_corners_within(img, size, empty, land[s], reach, err, cap);
+		int rc = gv_refine_corners_shared(img, grey, size, empty, land[s], reach, err, cap);
 		if (rc)
 			return rc;
 	}
@@ -103,14 +104,14 @@ static int polish_within(const gv_image *img, int size, const unsigned char *emp
 /* polish_within GV_REFINE_REACH of the clicks; where its landings scatter
  * (c kept as clicked), again within GV_REFINE_REACH2, where fewer places
  * of a flat score compete. */
-static int polish_clicks(const gv_image *img, int size, const unsigned char *empty, double c[8], char *err,
-                         size_t cap)
+static int polish_clicks(const gv_image *img, const gv_image *grey, int size, const unsigned char *empty, double c[8],
+                         char *err, size_t cap)
 {
 	double o[8];
 	memcpy(o, c, sizeof o);
-	int rc = polish_within(img, size, empty, GV_REFINE_REACH, c, err, cap);
+	int rc = polish_within(img, grey, size, empty, GV_REFINE_REACH, c, err, cap);
 	if (!rc && GV_REFINE_REACH2 > 0 && !memcmp(o, c, sizeof o))
-		rc = polish_within(img, size, empty, GV_REFINE_REACH2, c, err, cap);
+		rc = polish_within(img, grey, size, empty, GV_REFINE_REACH2, c, err, cap);
 	return rc;
 }
 
@@ -140,17 +141,18 @@ static int mean_confidence(const gv_image *img, int size, const double c[8], dou
  * (the mean confidence; the lines' on a tie). Where the lines show the
  * stones' fit is a fifth of a cell rough and reads less surely; where a
  * crowd of stones hides them (gobanwatcher/1) and the clicks are a half
- * cell off (the polish lands a cell aside) it is the nearer. */
-static int settle_clicks(const gv_image *img, int size, const unsigned char *empty, const gv_detect_opts *opts,
-                         double c[8], char *err, size_t cap)
+ * cell off (the polish lands a cell aside) it is the nearer. Both work
+ * on grey, the photo's grey working copy at GV_OUTLINE_WORK_PX. */
+static int settle_clicks(const gv_image *img, const gv_image *grey, int size, const unsigned char *empty,
+                         const gv_detect_opts *opts, double c[8], char *err, size_t cap)
 {
 	double f[8];
 	memcpy(f, c, sizeof f);
-	int rc = polish_clicks(img, size, empty, c, err, cap);
+	int rc = polish_clicks(img, grey, size, empty, c, err, cap);
 	if (rc || !(GV_STONEFIT_REACH > 0))
 		return rc;
 	/* a fit that fails (but for memory) leaves the polish */
-	rc = gv_fit_stones(img, NULL, size, f, GV_STONEFIT_REACH, err, cap);
+	rc = gv_fit_stones(img, grey, size, f, GV_STONEFIT_REACH, err, cap);
 	if (rc)
 		return rc == GV_ENOMEM ? rc : 0;
 	double mc = 0, mf = 0;
@@ -702,8 +704,15 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			}
 			for (int k = 0; k < size * size; k++)
 				empty[k] = out->cells[k] == 0;
+			/* the grey working copy, made once for the polish's five
+			 * starts (twice over) and the stones' fit */
+			if (!rc && (rc = gv_work_grey(img, GV_OUTLINE_WORK_PX, &work)) != 0) {
+				if (err && cap)
+					snprintf(err, cap, "detect: %s", rc == GV_ENOMEM ? "out of memory" : "bad image");
+				goto done;
+			}
 			if (!rc)
-				rc = settle_clicks(img, size, empty, opts, c, err, cap);
+				rc = settle_clicks(img, &work, size, empty, opts, c, err, cap);
 			if (!rc && gv_grid_from_corners(c, size, img->width, img->height, &g, why, sizeof why))
 				rc = gv_grid_from_corners(opts->corners, size, img->width, img->height, &g, why, sizeof why);
 			if (rc == GV_ENOMEM || rc == GV_ECV)
