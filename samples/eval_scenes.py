@@ -12,10 +12,11 @@ a tinted lamp in some, and with --clutter bowls of stones,
 lids and loose stones beside the board. The photos are read with
 `goref eval`; its total is printed, with every photo not read entirely
 right. Each photo's name says its scene: p SEED _ SIZE _t TILT _h BOARD
-THICKNESS _s STONE HEIGHT _ WxH, then fl (floor) and ti (tint).
+THICKNESS _s STONE HEIGHT _ WxH, then fl (floor), ti (tint) and bb
+(--bamboo: every board of laminated bamboo, each scene else as without).
 
     samples/eval_scenes.py [--build BUILD] [--out OUTDIR] [--seed S] [--count N] [--clutter]
-                           [--clicks J]
+                           [--bamboo] [--clicks J]
 
 With --clicks J the photos are read through clicked corners as well: a
 corners.json beside them (the gobanwatcher format: the four corners of the
@@ -46,7 +47,7 @@ import sys
 TINTS = ['1,0.8,0.2', '0.55,0.15,1', '1,0.35,0.15', '0.8,0.9,1']
 
 
-def scene(seed, clutter, games):
+def scene(seed, clutter, games, bamboo=False):
     """The render options and the photo's name for one seed."""
     r = random.Random(seed)
     size = r.choice([9, 13, 19, 19, 19])
@@ -65,6 +66,9 @@ def scene(seed, clutter, games):
     zoom = r.uniform(0.8, 1.08)
     if clutter:
         extra.append('--clutter')
+    if bamboo:
+        extra.append('--bamboo')
+        tags += 'bb'
     opts = ['--seed', str(seed), '--no-hands', '--fps', '1', '--last-only', '--tilt', '%.1f' % tilt,
             '--board-thickness', '%.0f' % thick, '--stone-height', '%.1f' % stone_h, '--width', str(w),
             '--height', str(h), '--zoom', '%.2f' % zoom] + extra
@@ -131,6 +135,8 @@ def main():
     ap.add_argument('--seed', type=int, default=1000)
     ap.add_argument('--count', type=int, default=60)
     ap.add_argument('--clutter', action='store_true', help='bowls, lids and loose stones beside the board')
+    ap.add_argument('--bamboo', action='store_true',
+                    help='every board of laminated bamboo (goref-render --bamboo), the scene else the same')
     ap.add_argument('--clicks', type=float, metavar='J',
                     help='read through clicked corners too, each up to J cells off (corners.json)')
     a = ap.parse_args()
@@ -141,13 +147,14 @@ def main():
             sys.exit('eval_scenes.py: %s is missing (build first)' % b)
     games = {z: sorted(glob.glob(os.path.join(here, 'tests/fixtures/selfplay/%dx%d-*.sgf' % (z, z))))
              for z in (9, 13, 19)}
-    photos = os.path.join(a.out, '%s-%d-%d' % ('clutter' if a.clutter else 'plain', a.seed, a.seed + a.count - 1))
+    kind = ('clutter' if a.clutter else 'plain') + ('-bamboo' if a.bamboo else '')
+    photos = os.path.join(a.out, '%s-%d-%d' % (kind, a.seed, a.seed + a.count - 1))
     os.makedirs(photos, exist_ok=True)
     clicked = {}
     for seed in range(a.seed, a.seed + a.count):
-        size, game, opts, name = scene(seed, a.clutter, games)
+        size, game, opts, name = scene(seed, a.clutter, games, a.bamboo)
         label = os.path.join(photos, name + '.txt')
-        d = os.path.join(a.out, 'render', '%d%s' % (seed, 'c' if a.clutter else ''))
+        d = os.path.join(a.out, 'render', '%d%s%s' % (seed, 'c' if a.clutter else '', 'b' if a.bamboo else ''))
         if not os.path.exists(label):
             print('rendering %s ...' % name, file=sys.stderr)
             subprocess.run([render, '--quiet'] + opts + [game, d], check=True)

@@ -64,6 +64,9 @@ static void usage(FILE *f)
 	        "                     beside the board, loose stones near its edges\n"
 	        "  --floor            the board on a floor of pale planks, as bright as\n"
 	        "                     the board, with dark seams (default: a dark table)\n"
+	        "  --bamboo           a board of laminated bamboo: strips 15-30 mm wide\n"
+	        "                     along one family of lines, dark glue seams between\n"
+	        "                     them, nodes across them (default: grained wood)\n"
 	        "  --drift PX         a wobbling camera: the picture shifts by up to PX\n"
 	        "                     pixels, to a new place every 1-3 s (default 0)\n"
 	        "  --inject LIST      violations: KIND@MOVE,... after that move; KIND is\n"
@@ -215,6 +218,8 @@ int main(int argc, char **argv)
 			o.scene.clutter = true;
 		} else if (!strcmp(a, "--floor")) {
 			o.scene.floor = true;
+		} else if (!strcmp(a, "--bamboo")) {
+			o.scene.bamboo = true;
 		} else if (!strcmp(a, "--last-only")) {
 			o.last_only = true;
 		} else if (!strcmp(a, "--drift")) {

@@ -71,6 +71,11 @@ struct rs_scene {
 	double plank_c, plank_s; /* the planks' direction (world) */
 	double plank_w;        /* their width, mm */
 	double grain_period;
+	/* bamboo (rs_scene_params.bamboo): the strips run along u (axis 0:
+	 * seams where v is constant) or along v (axis 1), strip_w mm wide from
+	 * strip_off; a node every node_gap mm along a strip, from its own offset */
+	int strip_axis;
+	double strip_w, strip_off, node_gap, seam;
 	double paper_rgb[3];
 	/* light */
 	double light_period, light_phase, band_period, band_phase;
@@ -359,6 +364,27 @@ static void clutter_pixel(const rs_scene *s, double X, double Y, double rgb[3])
 	}
 }
 
+/* A bamboo board's shade at (u, v) of its top (mm, its grid's centre at
+ * 0): the strip's own shade, fibres along it, a dark glue seam at each of
+ * its edges (about 0.6 mm wide, 5-30% darker), and the nodes: bands 3 mm wide across the
+ * strip, darker in their middle. */
+static double bamboo_shade(const rs_scene *s, double u, double v)
+{
+	double a = (s->strip_axis ? u : v) + s->strip_off, b = s->strip_axis ? v : u;
+	double k = floor(a / s->strip_w), in = a - k * s->strip_w;
+	uint64_t ks = rs_hash((uint64_t)(int64_t)k, s->wood_seed ^ 0xba3b0);
+	double f = 0.9 + 0.14 * (ks % 1000) / 1000.0;
+	/* fibres: fine streaks along the strip */
+	f *= 1 - 0.06 * (vnoise(ks, in * 1.3, b * 0.015) - 0.5) - 0.04 * (vnoise(ks ^ 3, in * 0.2, b * 0.004) - 0.5);
+	double pm = s->pxmm, edge = fmin(in, s->strip_w - in);
+	f *= 1 - s->seam * clamp01((0.3 - edge) / pm + 0.5);
+	/* the nodes: each strip's from its own offset */
+	double off = (double)((ks >> 20) % 1000) / 1000.0 * s->node_gap, nb = b + off;
+	double nd = fabs(nb - floor(nb / s->node_gap + 0.5) * s->node_gap);
+	f *= 1 - 0.12 * clamp01(1.0 - nd / 1.5) - 0.08 * clamp01((1.5 - nd) / pm + 0.5);
+	return f;
+}
+
 /* The board without stones at one pixel. */
 static void base_pixel(const rs_scene *s, double X, double Y, unsigned char *out)
 {
@@ -437,11 +463,16 @@ static void base_pixel(const rs_scene *s, double X, double Y, unsigned char *out
 			rgb[i] += side * s->wood_rgb[i] * (side_shade + 0.08 * g);
 	}
 	if (wood > 0) {
-		double w = u + 9.0 * vnoise(s->wood_seed, u * 0.012, v * 0.0025);
-		double g = 0.5 + 0.5 * sin(2 * M_PI * w / s->grain_period);
-		g = g * g * g * g;
-		double lf = vnoise(s->wood_seed ^ 5, u * 0.006, v * 0.0015);
-		double f = 1 - 0.055 * g - 0.10 * (lf - 0.5);
+		double f;
+		if (s->p.bamboo) {
+			f = bamboo_shade(s, u, v);
+		} else {
+			double w = u + 9.0 * vnoise(s->wood_seed, u * 0.012, v * 0.0025);
+			double g = 0.5 + 0.5 * sin(2 * M_PI * w / s->grain_period);
+			g = g * g * g * g;
+			double lf = vnoise(s->wood_seed ^ 5, u * 0.006, v * 0.0015);
+			f = 1 - 0.055 * g - 0.10 * (lf - 0.5);
+		}
 		f *= 1 - 0.18 * (1 - smoothstep(0, 2.0, edge)); /* the bevel */
 		double lines = 0;
 		double gu = (s->L - 1) * 0.5 * RS_CELL_X, gv = (s->L - 1) * 0.5 * RS_CELL_Y, lw = 0.5;
@@ -741,6 +772,21 @@ rs_scene *rs_scene_new(const rs_scene_params *p)
 		s->plank_c = cos(a);
 		s->plank_s = sin(a);
 		s->plank_w = rs_uniform(&g, 70, 110);
+	}
+	if (p->bamboo) {
+		/* from a stream of its own: every other scene as before */
+		rs_rng bg = {rs_hash(p->seed, 0xba3b0)};
+		double br = rs_uniform(&bg, 0, 1) < 0.7 ? rs_uniform(&bg, 218, 242) : rs_uniform(&bg, 165, 195);
+		bool pale = br > 200;
+		s->wood_rgb[0] = br;
+		s->wood_rgb[1] = br * (pale ? rs_uniform(&bg, 0.82, 0.9) : rs_uniform(&bg, 0.66, 0.74));
+		s->wood_rgb[2] = br * (pale ? rs_uniform(&bg, 0.55, 0.66) : rs_uniform(&bg, 0.42, 0.52));
+		s->strip_axis = rs_int(&bg, 2);
+		s->strip_w = rs_uniform(&bg, 15, 30);
+		s->strip_off = rs_uniform(&bg, 0, s->strip_w);
+		s->node_gap = rs_uniform(&bg, 60, 140);
+		/* the seams' darkness: from barely seen to drawn as with a pencil */
+		s->seam = rs_uniform(&bg, 0.05, 0.3);
 	}
 	s->light_period = rs_uniform(&g, 30, 60);
 	s->light_phase = rs_uniform(&g, 0, 2 * M_PI);

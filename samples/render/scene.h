@@ -55,6 +55,11 @@ typedef struct rs_scene_params {
 	bool floor;        /* the board on a floor of pale planks (bamboo), as
 	                      bright as the board, their dark seams long straight
 	                      lines at a random angle, instead of a dark table */
+	bool bamboo;       /* the board's top of laminated bamboo: strips 15-30 mm
+	                      wide along one family of lines, each its own shade,
+	                      thin dark glue seams between them, the nodes' dark
+	                      bands across them, fibres along them; pale straw or
+	                      carbonised brown (instead of the wood's grain) */
 	double stone_h;    /* the stones' height above the board, mm: each drawn as
 	                      half an ellipsoid (its top stands above its point and
 	                      is seen off it from a slanted camera); 0: flat discs,
