@@ -474,7 +474,10 @@ static int shift_error(int rn, const char *en, char *err, size_t cap)
  * (about 100 M instructions a reading at 1280x720, the proof's read of a
  * line beyond included); where none passes, the
  * one whose lines show on most open spans, at least GV_SHIFT_REFINE_SPANS,
- * polished and proved again (read_polished). A lattice that passes with
+ * polished and proved again (read_polished); where that fails too, g0
+ * itself polished so and proved again (a lattice a few pixels off at one
+ * side, its lines missed on a strip of spans, whose moves all fail: its
+ * polish was never tried, as a moved one's was). A lattice that passes with
  * the line a cell beyond one of its outer lines showing on
  * GV_PROOF_BEYOND_SUSPECT of its spans or more may be a line short (that
  * line's points under stones, where the proof cannot judge it); one that
@@ -521,6 +524,21 @@ static int shift_search(const gv_image *img, const gv_image *grey_work, const gv
 			found = best;
 			dk = db;
 			gk = gb;
+		} else if (rn != GV_OK && rn != GV_ENOTFOUND) {
+			return shift_error(rn, en, err, cap);
+		}
+	}
+	if (found < 0) {
+		gv_grid g1 = *g0;
+		gv_detection d1;
+		int rn = read_grid_at(img, &g1, size, true, NULL, opts, coarse, &d1, en, sizeof en);
+		if (rn == GV_ENOTFOUND)
+			rn = read_polished(img, grey_work, &g1, size, opts, coarse, &d1, en, sizeof en);
+		dtr(opts, "detect: the lattice as found, polished: %s", rn ? en : "proved");
+		if (rn == GV_OK && d1.proof.beyond_share < GV_PROOF_BEYOND_SUSPECT) {
+			found = nmoves;
+			dk = d1;
+			gk = g1;
 		} else if (rn != GV_OK && rn != GV_ENOTFOUND) {
 			return shift_error(rn, en, err, cap);
 		}
