@@ -468,6 +468,14 @@ static int shift_error(int rn, const char *en, char *err, size_t cap)
 	return rn;
 }
 
+/* A lattice of shift_search read (rn: its reading's code) passes: proved,
+ * with the line a cell beyond each outer line showing on under
+ * GV_PROOF_BEYOND_SUSPECT of its spans (more: maybe a line short). */
+static bool moved_passes(int rn, const gv_detection *d)
+{
+	return rn == GV_OK && d->proof.beyond_share < GV_PROOF_BEYOND_SUSPECT;
+}
+
 /* The lines' lattice g0 failed its proof though its lines show on most
  * open spans (GV_SHIFT_MIN_SPANS): the lattice moved by one line, or up to
  * reach (1 or 2) lines, each way in each family, each read and proved
@@ -503,7 +511,7 @@ static int shift_search(const gv_image *img, const gv_image *grey_work, const gv
 		int rn = read_grid_at(img, &gn, size, true, NULL, opts, coarse, &dn, en, sizeof en);
 		dtr(opts, "detect: the lattice moved (%d, %d): proof spans %.2f lines %.2f beyond %.2f: %s", moves[t][0],
 		    moves[t][1], dn.proof.span_share, dn.proof.line_share, dn.proof.beyond_share, rn ? en : "proved");
-		if (rn == GV_OK && dn.proof.beyond_share < GV_PROOF_BEYOND_SUSPECT) {
+		if (moved_passes(rn, &dn)) {
 			if (found >= 0)
 				return GV_ENOTFOUND;
 			found = t;
@@ -518,27 +526,26 @@ static int shift_search(const gv_image *img, const gv_image *grey_work, const gv
 			return shift_error(rn, en, err, cap);
 		}
 	}
-	if (found < 0 && best >= 0) {
-		int rn = read_polished(img, grey_work, &gb, size, opts, coarse, &db, en, sizeof en);
-		if (rn == GV_OK && db.proof.beyond_share < GV_PROOF_BEYOND_SUSPECT) {
-			found = best;
-			dk = db;
-			gk = gb;
-		} else if (rn != GV_OK && rn != GV_ENOTFOUND) {
-			return shift_error(rn, en, err, cap);
-		}
-	}
-	if (found < 0) {
-		gv_grid g1 = *g0;
-		gv_detection d1;
-		int rn = read_grid_at(img, &g1, size, true, NULL, opts, coarse, &d1, en, sizeof en);
+	/* the moved lattice whose lines show most, polished; then the lattice
+	 * as found, polished alike (read first: its empty points) */
+	for (int pass = 0; pass < 2 && found < 0; pass++) {
+		if (pass == 0 && best < 0)
+			continue;
+		gv_grid gp = pass ? *g0 : gb;
+		gv_detection dp;
+		int rn = GV_ENOTFOUND;
+		if (pass)
+			rn = read_grid_at(img, &gp, size, true, NULL, opts, coarse, &dp, en, sizeof en);
+		else
+			dp = db;
 		if (rn == GV_ENOTFOUND)
-			rn = read_polished(img, grey_work, &g1, size, opts, coarse, &d1, en, sizeof en);
-		dtr(opts, "detect: the lattice as found, polished: %s", rn ? en : "proved");
-		if (rn == GV_OK && d1.proof.beyond_share < GV_PROOF_BEYOND_SUSPECT) {
-			found = nmoves;
-			dk = d1;
-			gk = g1;
+			rn = read_polished(img, grey_work, &gp, size, opts, coarse, &dp, en, sizeof en);
+		if (pass)
+			dtr(opts, "detect: the lattice as found, polished: %s", rn ? en : "proved");
+		if (moved_passes(rn, &dp)) {
+			found = pass ? nmoves : best;
+			dk = dp;
+			gk = gp;
 		} else if (rn != GV_OK && rn != GV_ENOTFOUND) {
 			return shift_error(rn, en, err, cap);
 		}
@@ -555,7 +562,7 @@ static int shift_search(const gv_image *img, const gv_image *grey_work, const gv
 		gv_detection dn;
 		int rn = read_grid_at(img, &gn, size, true, NULL, opts, coarse, &dn, en, sizeof en);
 		dtr(opts, "detect: the one taken moved (%d, %d): %s", du, dv, rn ? en : "proved too");
-		if (rn == GV_OK && dn.proof.beyond_share < GV_PROOF_BEYOND_SUSPECT)
+		if (moved_passes(rn, &dn))
 			return GV_ENOTFOUND;
 		if (rn != GV_OK && rn != GV_ENOTFOUND)
 			return shift_error(rn, en, err, cap);
