@@ -476,14 +476,15 @@ static bool moved_passes(int rn, const gv_detection *d)
 	return rn == GV_OK && d->proof.beyond_share < GV_PROOF_BEYOND_SUSPECT;
 }
 
-/* The lines' lattice g0 failed its proof though its lines show on most
+/* The lines' lattice g0 (d0: its reading, r0: that reading's code)
+ * failed its proof though its lines show on most
  * open spans (GV_SHIFT_MIN_SPANS): the lattice moved by one line, or up to
  * reach (1 or 2) lines, each way in each family, each read and proved
  * (about 100 M instructions a reading at 1280x720, the proof's read of a
  * line beyond included); where none passes, the
  * one whose lines show on most open spans, at least GV_SHIFT_REFINE_SPANS,
  * polished and proved again (read_polished); where that fails too, g0
- * itself polished so and proved again (a lattice a few pixels off at one
+ * itself polished so (on d0's empty points) and proved again (a lattice a few pixels off at one
  * side, its lines missed on a strip of spans, whose moves all fail: its
  * polish was never tried, as a moved one's was). A lattice that passes with
  * the line a cell beyond one of its outer lines showing on
@@ -494,8 +495,8 @@ static bool moved_passes(int rn, const gv_detection *d)
  * moved lattice is a guess the locator did not make). On coarse, when not
  * NULL (coarse_search, with reach 1: its lattices a line off). GV_OK (into out and *g), GV_ENOTFOUND (err
  * untouched), or an error with its message. */
-static int shift_search(const gv_image *img, const gv_image *grey_work, const gv_grid *g0, int size, int reach,
-                        const gv_detect_opts *opts, const gv_image *coarse, gv_detection *out, gv_grid *g, char *err,
+static int shift_search(const gv_image *img, const gv_image *grey_work, const gv_grid *g0,
+                        const gv_detection *d0, int r0, int size, int reach, const gv_detect_opts *opts, const gv_image *coarse, gv_detection *out, gv_grid *g, char *err,
                         size_t cap)
 {
 	static const int moves[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {2, 0}, {-2, 0}, {0, 2}, {0, -2}};
@@ -527,21 +528,18 @@ static int shift_search(const gv_image *img, const gv_image *grey_work, const gv
 		}
 	}
 	/* the moved lattice whose lines show most, polished; then the lattice
-	 * as found, polished alike (read first: its empty points) */
+	 * as found, polished alike (on its reading's empty points) */
 	for (int pass = 0; pass < 2 && found < 0; pass++) {
 		if (pass == 0 && best < 0)
 			continue;
 		gv_grid gp = pass ? *g0 : gb;
-		gv_detection dp;
-		int rn = GV_ENOTFOUND;
-		if (pass)
-			rn = read_grid_at(img, &gp, size, true, NULL, opts, coarse, &dp, en, sizeof en);
-		else
-			dp = db;
+		gv_detection dp = pass ? *d0 : db;
+		int rn = pass ? r0 : GV_ENOTFOUND;
 		if (rn == GV_ENOTFOUND)
 			rn = read_polished(img, grey_work, &gp, size, opts, coarse, &dp, en, sizeof en);
 		if (pass)
-			dtr(opts, "detect: the lattice as found, polished: %s", rn ? en : "proved");
+			dtr(opts, "detect: the lattice as found, polished: proof spans %.2f lines %.2f beyond %.2f: %s",
+			    dp.proof.span_share, dp.proof.line_share, dp.proof.beyond_share, rn ? "failed" : "proved");
 		if (moved_passes(rn, &dp)) {
 			found = pass ? nmoves : best;
 			dk = dp;
@@ -641,6 +639,7 @@ static int coarse_search(const gv_image *img, const gv_image *work800, const gv_
 	if (rc == GV_OK) {
 		gv_detection d2;
 		rc = read_grid_at(img, &g2, size, true, NULL, opts, &colour, &d2, e2, sizeof e2);
+		int read_rc = rc; /* the reading's own code (a neighbour passing turns rc down) */
 		dtr(opts, "detect: the lines' grid at %d px: %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f; proof spans %.2f lines %.2f beyond %.2f (goes on %d), outer lines %d judged %d missing: %s",
 		    GV_LOCATE_COARSE_PX, g2.corners[0], g2.corners[1], g2.corners[2], g2.corners[3], g2.corners[4],
 		    g2.corners[5], g2.corners[6], g2.corners[7], d2.proof.span_share, d2.proof.line_share,
@@ -666,7 +665,7 @@ static int coarse_search(const gv_image *img, const gv_image *work800, const gv_
 		}
 		if (rc == GV_ENOTFOUND && d2.proof.span_share >= GV_SHIFT_MIN_SPANS) {
 			/* the lines' spacing, counted from the wrong line */
-			int r3 = shift_search(img, work800, &g2, size, 1, opts, &colour, out, g, err, cap);
+			int r3 = shift_search(img, work800, &g2, &d2, read_rc, size, 1, opts, &colour, out, g, err, cap);
 			if (r3 != GV_ENOTFOUND) {
 				gv_image_free(&grey);
 				gv_image_free(&colour);
@@ -780,10 +779,12 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		if (opts && opts->located && !rc)
 			*opts->located = g;
 		gv_grid lines_grid = g;
-		double lines_spans = 0;
+		gv_detection lines_read; /* its reading (before the moves below change out) */
+		int lines_rc = rc;
 		if (!rc) {
 			rc = read_grid(img, &g, size, true, NULL, opts, out, err, cap);
-			lines_spans = out->proof.span_share;
+			lines_read = *out;
+			lines_rc = rc;
 			dtr(opts, "detect: the lines' grid %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f", g.corners[0], g.corners[1],
 			    g.corners[2], g.corners[3], g.corners[4], g.corners[5], g.corners[6], g.corners[7]);
 			dtr(opts, "detect: the lines' grid read; proof spans %.2f lines %.2f beyond %.2f (goes on %d), strips %.2f %.2f %.2f %.2f, outer lines %d judged %d missing, margins %.2f %.2f %.2f %.2f%s: %s",
@@ -901,10 +902,11 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 				}
 			}
 		}
-		if (rc == GV_ENOTFOUND && located && lines_spans >= GV_SHIFT_MIN_SPANS) {
+		if (rc == GV_ENOTFOUND && located && lines_read.proof.span_share >= GV_SHIFT_MIN_SPANS) {
 			/* the lines' spacing, counted from the wrong line (after
 			 * the outline, which finds most such boards for less) */
-			int r2 = shift_search(img, lo.grey_work, &lines_grid, size, 2, opts, NULL, out, &g, err, cap);
+			int r2 = shift_search(img, lo.grey_work, &lines_grid, &lines_read, lines_rc, size, 2, opts, NULL, out, &g,
+			                      err, cap);
 			if (r2 != GV_ENOTFOUND) {
 				rc = r2;
 				if (rc)
