@@ -198,6 +198,22 @@ if [ -x "$render" ]; then
 		--board-thickness 53 --stone-height 5.2 --width 1280 --height 720 --zoom 0.82 --floor --clutter
 	run "eval a lattice a few pixels off, polished as found" 0 "$goref" eval --json "$tmp/asfound"
 	has "eval a lattice a few pixels off, polished as found" out '"total":{"photos":1,"boards_found":1,"points":361,"points_right":361'
+	# boards whose outer lines are nearly all under stones, where the
+	# points a line beyond are not empty and no outline bounds the grid:
+	# a 9x9 on a pale floor with bowls beside it, 144 mm thick, its left
+	# margin under a cell wide so that a line beyond is the floor
+	# (samples/eval_scenes.py's seed 1055 with clutter, 37 degrees; the
+	# outline takes in the whole photo), and a 19x19 156 mm thick on a
+	# table (seed 2043 with clutter, 33 degrees). The board's own edge,
+	# found beside the grid on every side a margin beyond the outer line,
+	# alike across (gv_edge_margins): found, every point right (no board
+	# found before)
+	last_position "$tmp/byedge" p1055c "$fx/selfplay/9x9-s0004.sgf" --seed 1055 --tilt 37.2 --board-thickness 144 \
+		--stone-height 7.9 --width 1920 --height 1080 --zoom 0.88 --floor --clutter
+	last_position "$tmp/byedge" p2043c "$fx/selfplay/19x19-s0220.sgf" --seed 2043 --tilt 33.5 \
+		--board-thickness 156 --stone-height 5.5 --width 1920 --height 1080 --zoom 0.84 --clutter
+	run "eval boards bounded by their own edges" 0 "$goref" eval --json "$tmp/byedge"
+	has "eval boards bounded by their own edges" out '"total":{"photos":2,"boards_found":2,"points":442,"points_right":442'
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the

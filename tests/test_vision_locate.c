@@ -1187,6 +1187,70 @@ static void test_bounded_by_empty_points_beyond(void **st)
 	g_crowd = 0;
 }
 
+/* The board's edge found beside the grid (gv_edge_margins), for a board
+ * whose outer lines are all under stones on a table that the points a line
+ * beyond cannot bound it by: on a plain dark table and on one of checks
+ * and dark dashes (which pass for lines), each side's edge
+ * lies the board's margin beyond the outer line (1.6 cm: 0.68 of a cell
+ * across, 0.64 along), the two across alike (detect.c asks both sides of
+ * a family with a hidden outer line for an edge 0.1 to 1.2 cells out,
+ * alike within 0.35); a lattice a line short of the board, or a line too
+ * wide, on any side finds that family's edges a cell apart or none. */
+static bool family_bounded(const double m[4], int fam)
+{
+	double a = fam ? m[0] : m[1], b = fam ? m[2] : m[3];
+	return a >= GV_PROOF_MARGIN_MIN && a <= GV_PROOF_MARGIN_MAX && b >= GV_PROOF_MARGIN_MIN &&
+	       b <= GV_PROOF_MARGIN_MAX && fabs(a - b) <= GV_PROOF_MARGIN_ASYM;
+}
+
+static void test_bounded_by_the_boards_edge(void **st)
+{
+	(void)st;
+	double q[8];
+	view(5, 30, q);
+	for (int k = 0; k < 8; k++)
+		q[k] += 100;
+	g_crowd = 0.3;
+	for (int floor_kind = 0; floor_kind < 2; floor_kind++)
+		for (int N = 9; N <= 19; N += 10) {
+			scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
+			place_stones(&sc);
+			stones_on_the_edges(&sc);
+			gv_image img;
+			g_plain_table = floor_kind == 0;
+			draw(&img, &sc, 1000, 800, q);
+			g_plain_table = false;
+			double H[9], W[9], m[4], sh[4];
+			assert_true(gv_h_from_corners(sc.truth, N, H));
+			unsigned char cells[361];
+			gv_proof p;
+			assert_int_equal(gv_classify(&img, H, N, cells, NULL), 0);
+			assert_int_equal(gv_prove_grid(&img, H, N, cells, &p), 0);
+			assert_int_equal(p.outer_seen, 0);
+			assert_int_equal(gv_edge_margins(&img, H, N, m, sh), 0);
+			print_message("%s, N=%d: edges %.2f %.2f %.2f %.2f (shares %.2f %.2f %.2f %.2f)\n",
+			              floor_kind ? "checked table" : "dark table", N, m[0], m[1], m[2], m[3], sh[0], sh[1],
+			              sh[2], sh[3]);
+			for (int s = 0; s < 4; s++)
+				assert_true(fabs(m[s] - MARGIN / (s % 2 ? CELL_Y : CELL_X)) <= 0.1);
+			assert_true(family_bounded(m, 0) && family_bounded(m, 1));
+			/* the lattice a line in from each side in turn, then a line
+			 * out: that family is not bounded */
+			for (int out = 0; out < 2; out++)
+				for (int b = 0; b < 4; b++) {
+					int dir = b / 2, step = (b % 2 ? -1 : 1) * (out ? -1 : 1);
+					double T[9] = {1, 0, dir ? step : 0, 0, 1, dir ? 0 : step, 0, 0, 1};
+					gv_h_mul(H, T, W);
+					assert_int_equal(gv_edge_margins(&img, W, N, m, sh), 0);
+					print_message("  moved a line %s from side %d: edges %.2f %.2f %.2f %.2f\n", out ? "out" : "in",
+					              b, m[0], m[1], m[2], m[3]);
+					assert_false(family_bounded(m, dir));
+				}
+			gv_image_free(&img);
+		}
+	g_crowd = 0;
+}
+
 /* The grid from the board's outline (outline.h), on drawn boards seen at an
  * angle, crowded, 9x9 and 19x19. On a plain table: the corners within a
  * tenth of a cell of the truth (a stone's patch is a third of a cell).
@@ -1558,6 +1622,7 @@ int main(void)
 		cmocka_unit_test(test_real_photos_blurred_or_grainy),
 		cmocka_unit_test(test_proof_on_a_dark_grainy_picture),
 		cmocka_unit_test(test_bounded_by_empty_points_beyond),
+		cmocka_unit_test(test_bounded_by_the_boards_edge),
 		cmocka_unit_test(test_grid_from_the_outline),
 		cmocka_unit_test(test_shared_grey_copy),
 		cmocka_unit_test(test_clicked_corners_polished),

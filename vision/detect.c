@@ -48,6 +48,33 @@ static bool margins_say_off(const double m[4], bool *board)
 	return is_board && off;
 }
 
+/* Whether the board's edge, found beside the grid H (gv_edge_margins),
+ * bounds it where its outer lines are hidden: on both sides of each family
+ * of lines with an outer line the proof could not judge (not in
+ * outer_seen), an edge GV_PROOF_MARGIN_MIN to _MAX cells beyond the outer
+ * line, the two alike within GV_PROOF_MARGIN_ASYM (a lattice a line off
+ * makes them differ by two cells). m gets the margins found (-1 none).
+ * 1 bounded, 0 not, GV_ENOMEM. */
+static int edge_bounds(const gv_image *img, const double H[9], int size, int outer_seen, double m[4])
+{
+	double share[4];
+	int rc = gv_edge_margins(img, H, size, m, share);
+	if (rc)
+		return rc == GV_ENOMEM ? GV_ENOMEM : 0;
+	for (int fam = 0; fam < 2; fam++) {
+		/* outer_seen: bit 2 * family + end (family 0 the rows: their
+		 * ends the top and bottom sides, 1 and 3; the columns' the
+		 * left and right, 0 and 2) */
+		if ((outer_seen >> (2 * fam) & 3) == 3)
+			continue;
+		double a = fam ? m[0] : m[1], b = fam ? m[2] : m[3];
+		if (!(a >= GV_PROOF_MARGIN_MIN && a <= GV_PROOF_MARGIN_MAX && b >= GV_PROOF_MARGIN_MIN &&
+		      b <= GV_PROOF_MARGIN_MAX && fabs(a - b) <= GV_PROOF_MARGIN_ASYM))
+			return 0;
+	}
+	return 1;
+}
+
 /* Reads the board through grid g into out (cells, confidences, proof).
  * GV_ENOTFOUND when the grid reaches beyond the photo, or (prove) when it
  * fails its proof; message in err. pre: the points' features through g
@@ -306,7 +333,8 @@ static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool pr
 			ol = quad;
 		}
 		bool mok = false;
-		int beyond = 0;
+		int beyond = 0, edge = 0;
+		double edge_m[4];
 		if (r2 == GV_OK && gv_outline_margins(g->H, size, ol, out->proof.margin, &mok) == GV_OK && mok) {
 			out->proof.by_outline = 1;
 		} else if (!g->has_outline && !(r2 == GV_OK && margins_say_off(out->proof.margin, NULL)) &&
@@ -321,6 +349,19 @@ static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool pr
 		} else if (beyond == GV_ENOMEM) {
 			if (err && cap)
 				snprintf(err, cap, "classify: out of memory");
+			return GV_ENOMEM;
+		} else if (!g->has_outline && !(r2 == GV_OK && margins_say_off(out->proof.margin, NULL)) &&
+		           (edge = edge_bounds(img, g->H, size, out->proof.outer_seen, edge_m)) == 1) {
+			/* no outline bounds it and the points beyond are not
+			 * empty (a floor of the wood's colour taken in with the
+			 * board, a margin under a cell wide): the board's own
+			 * edge, found beside the grid, lies a margin beyond the
+			 * hidden outer lines, alike across */
+			out->proof.by_edge = 1;
+			memcpy(out->proof.margin, edge_m, sizeof edge_m);
+		} else if (edge == GV_ENOMEM) {
+			if (err && cap)
+				snprintf(err, cap, "detect: out of memory");
 			return GV_ENOMEM;
 		} else {
 			out->proof.ok = 0;
@@ -793,7 +834,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			    out->proof.strip_share[3],
 			    out->proof.outer_judged,
 			    out->proof.outer_missing, out->proof.margin[0], out->proof.margin[1], out->proof.margin[2],
-			    out->proof.margin[3], out->proof.by_outline ? " (the outline bounds it)" : out->proof.by_beyond ? " (empty points beyond bound it)" : "",
+			    out->proof.margin[3], out->proof.by_outline ? " (the outline bounds it)" : out->proof.by_beyond ? " (empty points beyond bound it)" : out->proof.by_edge ? " (the board's edge bounds it)" : "",
 			    rc ? "failed" : "proved");
 			/* a lattice a line short: the board's lines go on beyond
 			 * one outer line, on wood. The lattice moved a line that

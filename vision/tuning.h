@@ -201,6 +201,35 @@
  * found this way. On gobanwatcher/3's right grids they differ by at most
  * 0.23. */
 #define GV_PROOF_MARGIN_ASYM 0.35
+/* The board's edge found with no outline (verify.c gv_edge_margins, for a
+ * grid proved by its lines with outer lines hidden, where no outline bounds
+ * it and the points a line beyond are not empty: a pale floor or a table
+ * of the wood's colour, which the outline takes in with the board, or a
+ * board whose margin is narrower than a cell, its side face or the floor
+ * a line beyond). On each side the grey is sampled across the side at
+ * offsets GV_EDGE_RES cells apart from the outer line out to
+ * GV_EDGE_SEARCH_MAX (past GV_PROOF_MARGIN_MAX + _ASYM, so that an edge
+ * beyond the margins a board may have is found there and fails, rather
+ * than a weaker one within), at GV_EDGE_PER_CELL places a cell along it;
+ * a place steps at offset m when the grey at m - h, m - 2h, m - 3h is
+ * each brighter than at m + h, m + 2h, m + 3h by GV_EDGE_STEP grey levels
+ * (h = GV_EDGE_HALF_STEPS offsets, 0.06 cell), or each darker: a straight
+ * edge, not a thin line, a stone's rim or the grain. The side's edge is
+ * the offset where most places step one way, when they are at least
+ * GV_EDGE_SHARE of those inside the photo (stones leaning over the edge
+ * at a slant may cover the rest). Then the margins must be as the
+ * outline's are asked to be (GV_PROOF_MARGIN_*) on both sides of each
+ * family with a hidden outer line. By reasoning, before scoring. */
+#define GV_EDGE_RES 0.02
+#define GV_EDGE_HALF_STEPS 3
+#define GV_EDGE_SEARCH_MAX 1.6
+#define GV_EDGE_PER_CELL 5
+#ifndef GV_EDGE_STEP
+#define GV_EDGE_STEP 8
+#endif
+#ifndef GV_EDGE_SHARE
+#define GV_EDGE_SHARE 0.6
+#endif
 /* At least this many points read as stones, and their median distance
  * from where a stone on the point would show (the classifier's best
  * placement against the camera's angle; it looks within 0.3 cell either
