@@ -214,6 +214,17 @@ if [ -x "$render" ]; then
 		--board-thickness 156 --stone-height 5.5 --width 1920 --height 1080 --zoom 0.84 --clutter
 	run "eval boards bounded by their own edges" 0 "$goref" eval --json "$tmp/byedge"
 	has "eval boards bounded by their own edges" out '"total":{"photos":2,"boards_found":2,"points":442,"points_right":442'
+	# a 9x9 at 45 degrees with stones 9 mm high (samples/eval_scenes.py's
+	# seed 342): the lines' lattice twice too dense in one family, and
+	# halved, a column off: two outer lines under stones, and the board's
+	# outline a margin of -0.19 cell beyond its left column and 1.84 beyond
+	# its right, a line off. The lattice moved the line the outline says
+	# (outline_move) passes the whole proof: found, every point right (no
+	# board found before)
+	last_position "$tmp/moved" p342 "$fx/selfplay/9x9-s0007.sgf" --seed 342 --tilt 45.4 --board-thickness 34 \
+		--stone-height 9.0 --width 1280 --height 720 --zoom 0.89
+	run "eval a lattice moved as its outline says" 0 "$goref" eval --json "$tmp/moved"
+	has "eval a lattice moved as its outline says" out '"total":{"photos":1,"boards_found":1,"points":81,"points_right":81'
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the

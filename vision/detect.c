@@ -434,6 +434,35 @@ static int take_candidate(int r2, const gv_detection *d2, const gv_grid *g2, con
 	return r2;
 }
 
+/* Where grid g (read into d) failed its proof for want of a bound, its
+ * outer lines hidden, and the board's outline says it is a whole number of
+ * lines off (margins_say_off on d's margins: the two across differ by
+ * about twice that), g moved that many lines toward the wider margin in
+ * each family, read and proved on its own (what: its name in the trace).
+ * GV_OK into out and *gbest, GV_ENOTFOUND (nothing touched), or an error
+ * with its message in err. */
+static int outline_move(const gv_image *img, const gv_grid *g, const gv_detection *d, int size,
+                        const gv_detect_opts *opts, const char *what, gv_detection *out, gv_grid *gbest, char *err,
+                        size_t cap)
+{
+	if (!margins_say_off(d->proof.margin, NULL))
+		return GV_ENOTFOUND;
+	/* margin 0 left, 2 right; 1 top, 3 bottom */
+	int du = (int)lround((d->proof.margin[2] - d->proof.margin[0]) / 2);
+	int dv = (int)lround((d->proof.margin[3] - d->proof.margin[1]) / 2);
+	if (!du && !dv)
+		return GV_ENOTFOUND;
+	gv_grid gs = *g;
+	move_grid(&gs, size, du, dv);
+	gv_detection d2;
+	char e2[300];
+	int r2 = read_grid(img, &gs, size, true, NULL, opts, &d2, e2, sizeof e2);
+	dtr(opts, "detect: %s moved (%d, %d) as its outline's margins say: %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f: %s",
+	    what, du, dv, gs.corners[0], gs.corners[1], gs.corners[2], gs.corners[3], gs.corners[4], gs.corners[5],
+	    gs.corners[6], gs.corners[7], r2 ? e2 : "proved");
+	return take_candidate(r2, &d2, &gs, e2, out, gbest, err, cap);
+}
+
 /* A lattice gn that failed its proof polished on the lines between the
  * points it read empty (dn->cells), as clicked corners are
  * (gv_refine_corners, on the photo's grey working copy grey_work when
@@ -881,7 +910,20 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 					rc = r2;
 					if (rc)
 						goto done;
+				} else if ((r2 = outline_move(img, &g2, &d2, size, opts, "the lines' grid, halved,", out, &g, err,
+				                              cap)) != GV_ENOTFOUND) {
+					rc = r2;
+					if (rc)
+						goto done;
 				}
+			}
+		}
+		if (rc == GV_ENOTFOUND && located && lines_rc == GV_ENOTFOUND) {
+			int r2 = outline_move(img, &lines_grid, &lines_read, size, opts, "the lines' grid", out, &g, err, cap);
+			if (r2 != GV_ENOTFOUND) {
+				rc = r2;
+				if (rc)
+					goto done;
 			}
 		}
 		if (rc == GV_ENOTFOUND) {
