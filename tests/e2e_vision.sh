@@ -225,6 +225,15 @@ if [ -x "$render" ]; then
 		--stone-height 9.0 --width 1280 --height 720 --zoom 0.89
 	run "eval a lattice moved as its outline says" 0 "$goref" eval --json "$tmp/moved"
 	has "eval a lattice moved as its outline says" out '"total":{"photos":1,"boards_found":1,"points":81,"points_right":81'
+	# the same scene as p1057 above with bowls beside the board (seed 1057
+	# with clutter): every lattice moved a line fails; the one whose lines
+	# show most, polished, stops a line short (the board's lines go on
+	# beyond one outer line, on wood). Moved that line, as the lines' grid
+	# is (shift_search): found, every point right (no board found before)
+	last_position "$tmp/moved" p1057c "$fx/selfplay/19x19-s0218.sgf" --seed 1057 --tilt 30.6 --board-thickness 21 \
+		--stone-height 5.0 --width 1920 --height 1080 --zoom 0.98 --floor --clutter
+	run "eval a polished lattice moved on where the lines go on" 0 "$goref" eval --json "$tmp/moved"
+	has "eval a polished lattice moved on where the lines go on" out '"total":{"photos":2,"boards_found":2,"points":442,"points_right":442'
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the

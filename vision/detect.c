@@ -469,8 +469,9 @@ static int outline_move(const gv_image *img, const gv_grid *g, const gv_detectio
  * there is one: a lattice moved whole keeps the slant of the wrong
  * lines it was fitted to, a third of a cell off at a far corner), then
  * read and proved again (on coarse when not NULL): that reading into gn
- * and dn when it is not GV_ENOTFOUND, an error's message into en. Returns
- * it. */
+ * and dn when it is not GV_ENOTFOUND, or is but stops a line short (its
+ * proof's goes_on: the caller moves it on), an error's message into en.
+ * Returns it. */
 static int read_polished(const gv_image *img, const gv_image *grey_work, gv_grid *gn, int size,
                          const gv_detect_opts *opts, const gv_image *coarse, gv_detection *dn, char *en, size_t cap)
 {
@@ -494,7 +495,7 @@ static int read_polished(const gv_image *img, const gv_image *grey_work, gv_grid
 	dtr(opts, "detect: polished: %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f; proof spans %.2f lines %.2f beyond %.2f: %s",
 	    c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], d2.proof.span_share, d2.proof.line_share,
 	    d2.proof.beyond_share, r2 ? e2 : "proved");
-	if (r2 != GV_ENOTFOUND) {
+	if (r2 != GV_ENOTFOUND || d2.proof.goes_on) {
 		*gn = g2;
 		*dn = d2;
 		if (r2 != GV_OK)
@@ -607,6 +608,16 @@ static int shift_search(const gv_image *img, const gv_image *grey_work, const gv
 		int rn = pass ? r0 : GV_ENOTFOUND;
 		if (rn == GV_ENOTFOUND)
 			rn = read_polished(img, grey_work, &gp, size, opts, coarse, &dp, en, sizeof en);
+		/* polished, it stops a line short (the board's lines go on
+		 * beyond one outer line, on wood): moved a line that way, as
+		 * the lines' grid is, and read again */
+		for (int s = 0; rn == GV_ENOTFOUND && dp.proof.goes_on && s < GV_PROOF_SHIFTS; s++) {
+			int du = dp.proof.goes_on_step[1], dv = dp.proof.goes_on_step[0];
+			move_grid(&gp, size, du, dv);
+			rn = read_grid_at(img, &gp, size, true, NULL, opts, coarse, &dp, en, sizeof en);
+			dtr(opts, "detect: polished and moved a line (%d, %d) where the lines go on: proof spans %.2f lines %.2f beyond %.2f: %s",
+			    du, dv, dp.proof.span_share, dp.proof.line_share, dp.proof.beyond_share, rn ? en : "proved");
+		}
 		if (pass)
 			dtr(opts, "detect: the lattice as found, polished: proof spans %.2f lines %.2f beyond %.2f: %s",
 			    dp.proof.span_share, dp.proof.line_share, dp.proof.beyond_share, rn ? "failed" : "proved");
