@@ -55,12 +55,15 @@ static bool margins_say_off(const double m[4], bool *board)
  * line, the two alike within GV_PROOF_MARGIN_ASYM (a lattice a line off
  * makes them differ by two cells). m gets the margins found (-1 none).
  * 1 bounded, 0 not, GV_ENOMEM. */
-static int edge_bounds(const gv_image *img, const double H[9], int size, int outer_seen, double m[4])
+static int edge_bounds(const gv_image *img, const double H[9], int size, int outer_seen, const gv_detect_opts *opts,
+                       double m[4])
 {
 	double share[4];
 	int rc = gv_edge_margins(img, H, size, m, share);
 	if (rc)
 		return rc == GV_ENOMEM ? GV_ENOMEM : 0;
+	dtr(opts, "detect: the board's edge beside the grid: %.2f %.2f %.2f %.2f cells (on %.2f %.2f %.2f %.2f of each side)",
+	    m[0], m[1], m[2], m[3], share[0], share[1], share[2], share[3]);
 	for (int fam = 0; fam < 2; fam++) {
 		/* outer_seen: bit 2 * family + end (family 0 the rows: their
 		 * ends the top and bottom sides, 1 and 3; the columns' the
@@ -351,7 +354,7 @@ static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool pr
 				snprintf(err, cap, "classify: out of memory");
 			return GV_ENOMEM;
 		} else if (!g->has_outline && !(r2 == GV_OK && margins_say_off(out->proof.margin, NULL)) &&
-		           (edge = edge_bounds(img, g->H, size, out->proof.outer_seen, edge_m)) == 1) {
+		           (edge = edge_bounds(img, g->H, size, out->proof.outer_seen, opts, edge_m)) == 1) {
 			/* no outline bounds it and the points beyond are not
 			 * empty (a floor of the wood's colour taken in with the
 			 * board, a margin under a cell wide): the board's own
