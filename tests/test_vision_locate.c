@@ -1119,6 +1119,25 @@ static void test_real_photos_blurred_or_grainy(void **st)
 	assert_int_equal(short_of, 0);
 }
 
+/* The view of the two tests below: turned 5 degrees, tilted 30, in a
+ * larger photo, room a cell and more round the board; and their board of
+ * N lines, crowded (g_crowd 0.3), every edge under stones. */
+static void view_with_room(double q[8])
+{
+	view(5, 30, q);
+	for (int k = 0; k < 8; k++)
+		q[k] += 100;
+}
+
+static scene edges_under_stones_scene(int N)
+{
+	scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
+	g_crowd = 0.3;
+	place_stones(&sc);
+	stones_on_the_edges(&sc);
+	return sc;
+}
+
 /* A board whose edges are all under stones, its outer lines not judged,
  * with no edge of its own (a grid drawn on a wooden table): a line beyond
  * each outer line the points are empty (gv_beyond_empty), where a lattice a
@@ -1130,15 +1149,9 @@ static void test_bounded_by_empty_points_beyond(void **st)
 {
 	(void)st;
 	double q[8];
-	view(5, 30, q);
-	/* in a larger photo, room a cell and more round the board */
-	for (int k = 0; k < 8; k++)
-		q[k] += 100;
-	g_crowd = 0.3;
+	view_with_room(q);
 	for (int N = 9; N <= 19; N += 10) {
-		scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
-		place_stones(&sc);
-		stones_on_the_edges(&sc);
+		scene sc = edges_under_stones_scene(N);
 		gv_image img;
 		g_wood_table = true;
 		draw(&img, &sc, 1000, 800, q);
@@ -1207,15 +1220,10 @@ static void test_bounded_by_the_boards_edge(void **st)
 {
 	(void)st;
 	double q[8];
-	view(5, 30, q);
-	for (int k = 0; k < 8; k++)
-		q[k] += 100;
-	g_crowd = 0.3;
+	view_with_room(q);
 	for (int floor_kind = 0; floor_kind < 2; floor_kind++)
 		for (int N = 9; N <= 19; N += 10) {
-			scene sc = {.size = N, .cx = CELL_X, .cy = CELL_Y};
-			place_stones(&sc);
-			stones_on_the_edges(&sc);
+			scene sc = edges_under_stones_scene(N);
 			gv_image img;
 			g_plain_table = floor_kind == 0;
 			draw(&img, &sc, 1000, 800, q);
