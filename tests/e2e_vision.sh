@@ -234,6 +234,18 @@ if [ -x "$render" ]; then
 		--stone-height 5.0 --width 1920 --height 1080 --zoom 0.98 --floor --clutter
 	run "eval a polished lattice moved on where the lines go on" 0 "$goref" eval --json "$tmp/moved"
 	has "eval a polished lattice moved on where the lines go on" out '"total":{"photos":2,"boards_found":2,"points":442,"points_right":442'
+	# a 19x19 183 mm thick at 55 degrees with bowls beside it (seed 2042
+	# with clutter): found only at 1280 px, two columns off, its left
+	# outer lines on the board's side and the right ones under stones;
+	# the outline takes in the front face and says nothing. The board's
+	# edge looked for within 2.8 cells of each outer line: 1.24 cells
+	# inside the left one and 2.74 beyond the right, two columns off
+	# alike (edge_move): the grid moved so is found, every point right
+	# (no board found before)
+	last_position "$tmp/byedge2" p2042c "$fx/selfplay/19x19-s0220.sgf" --seed 2042 --tilt 54.8 \
+		--board-thickness 183 --stone-height 5.0 --width 1280 --height 720 --zoom 0.93 --clutter
+	run "eval a lattice moved as the board's edge says" 0 "$goref" eval --json "$tmp/byedge2"
+	has "eval a lattice moved as the board's edge says" out '"total":{"photos":1,"boards_found":1,"points":361,"points_right":361'
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the

@@ -1208,7 +1208,9 @@ static void test_bounded_by_empty_points_beyond(void **st)
  * across, 0.64 along), the two across alike (detect.c asks both sides of
  * a family with a hidden outer line for an edge 0.1 to 1.2 cells out,
  * alike within 0.35); a lattice a line short of the board, or a line too
- * wide, on any side finds that family's edges a cell apart or none. */
+ * wide, on any side finds that family's edges a cell apart or none, and,
+ * looked for either way of its outer lines (edge_move's window), edges
+ * that differ by twice its move, which put it back. */
 static bool family_bounded(const double m[4], int fam)
 {
 	double a = fam ? m[0] : m[1], b = fam ? m[2] : m[3];
@@ -1235,7 +1237,7 @@ static void test_bounded_by_the_boards_edge(void **st)
 			assert_int_equal(gv_classify(&img, H, N, cells, NULL), 0);
 			assert_int_equal(gv_prove_grid(&img, H, N, cells, &p), 0);
 			assert_int_equal(p.outer_seen, 0);
-			assert_int_equal(gv_edge_margins(&img, H, N, m, sh), 0);
+			assert_int_equal(gv_edge_margins(&img, H, N, 0, GV_EDGE_SEARCH_MAX, m, sh), 0);
 			print_message("%s, N=%d: edges %.2f %.2f %.2f %.2f (shares %.2f %.2f %.2f %.2f)\n",
 			              floor_kind ? "checked table" : "dark table", N, m[0], m[1], m[2], m[3], sh[0], sh[1],
 			              sh[2], sh[3]);
@@ -1249,10 +1251,17 @@ static void test_bounded_by_the_boards_edge(void **st)
 					int dir = b / 2, step = (b % 2 ? -1 : 1) * (out ? -1 : 1);
 					double T[9] = {1, 0, dir ? step : 0, 0, 1, dir ? 0 : step, 0, 0, 1};
 					gv_h_mul(H, T, W);
-					assert_int_equal(gv_edge_margins(&img, W, N, m, sh), 0);
+					assert_int_equal(gv_edge_margins(&img, W, N, 0, GV_EDGE_SEARCH_MAX, m, sh), 0);
 					print_message("  moved a line %s from side %d: edges %.2f %.2f %.2f %.2f\n", out ? "out" : "in",
 					              b, m[0], m[1], m[2], m[3]);
 					assert_false(family_bounded(m, dir));
+					/* looked for either way (edge_move's window), the
+					 * edges put it back: the family's margins differ by
+					 * twice the move, the other's as on the true grid */
+					assert_int_equal(gv_edge_margins(&img, W, N, -GV_EDGE_MOVE_REACH, GV_EDGE_MOVE_REACH, m, sh), 0);
+					double lo = dir ? m[0] : m[1], hi = dir ? m[2] : m[3];
+					assert_true(fabs((hi - lo) / 2 + step) <= GV_PROOF_MARGIN_ASYM / 2);
+					assert_true(family_bounded(m, !dir));
 				}
 			gv_image_free(&img);
 		}

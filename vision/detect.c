@@ -59,7 +59,7 @@ static int edge_bounds(const gv_image *img, const double H[9], int size, int out
                        double m[4])
 {
 	double share[4];
-	int rc = gv_edge_margins(img, H, size, m, share);
+	int rc = gv_edge_margins(img, H, size, 0, GV_EDGE_SEARCH_MAX, m, share);
 	if (rc)
 		return rc == GV_ENOMEM ? GV_ENOMEM : 0;
 	dtr(opts, "detect: the board's edge beside the grid: %.2f %.2f %.2f %.2f cells (on %.2f %.2f %.2f %.2f of each side)",
@@ -368,6 +368,7 @@ static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool pr
 			return GV_ENOMEM;
 		} else {
 			out->proof.ok = 0;
+			out->proof.unbounded = 1;
 			if (err && cap)
 				snprintf(err, cap,
 				         "no board found: %d of the grid's outer lines are hidden and the board's edge does not "
@@ -464,6 +465,71 @@ static int outline_move(const gv_image *img, const gv_grid *g, const gv_detectio
 	    what, du, dv, gs.corners[0], gs.corners[1], gs.corners[2], gs.corners[3], gs.corners[4], gs.corners[5],
 	    gs.corners[6], gs.corners[7], r2 ? e2 : "proved");
 	return take_candidate(r2, &d2, &gs, e2, out, gbest, err, cap);
+}
+
+/* Where grid g (read into d) failed for want of a bound (its outer lines
+ * hidden, the rest of its proof passed), the board's edge looked for
+ * within GV_EDGE_MOVE_REACH cells either way of each outer line
+ * (gv_edge_margins): where both sides of a family find it and the grid
+ * moved a whole number of lines would have them a margin out
+ * (GV_PROOF_MARGIN_MIN to _MAX) and alike (GV_PROOF_MARGIN_ASYM), and some
+ * family is so a line or more off, g moved so, read and proved on its own
+ * (what: its name in the trace). GV_OK into out and *gbest, GV_ENOTFOUND
+ * (nothing touched), or an error with its message in err. */
+static int edge_move(const gv_image *img, const gv_grid *g, const gv_detection *d, int size,
+                     const gv_detect_opts *opts, const char *what, gv_detection *out, gv_grid *gbest, char *err,
+                     size_t cap)
+{
+	if (!d->proof.unbounded)
+		return GV_ENOTFOUND;
+	double m[4], sh[4];
+	int rc = gv_edge_margins(img, g->H, size, -GV_EDGE_MOVE_REACH, GV_EDGE_MOVE_REACH, m, sh);
+	if (rc == GV_ENOMEM) {
+		if (err && cap)
+			snprintf(err, cap, "detect: out of memory");
+		return GV_ENOMEM;
+	}
+	if (rc)
+		return GV_ENOTFOUND;
+	/* mv[0] the columns' move (margins 0 left, 2 right), mv[1] the rows'
+	 * (1 top, 3 bottom) */
+	int mv[2] = {0, 0};
+	for (int k = 0; k < 2; k++) {
+		double lo = m[k], hi = m[k + 2];
+		if (lo < -GV_EDGE_MOVE_REACH || hi < -GV_EDGE_MOVE_REACH)
+			continue; /* no edge on a side: nothing to move by */
+		int t = (int)lround((hi - lo) / 2);
+		double a = lo + t, b = hi - t;
+		if (!(a >= GV_PROOF_MARGIN_MIN && a <= GV_PROOF_MARGIN_MAX && b >= GV_PROOF_MARGIN_MIN &&
+		      b <= GV_PROOF_MARGIN_MAX && fabs(a - b) <= GV_PROOF_MARGIN_ASYM))
+			return GV_ENOTFOUND;
+		mv[k] = t;
+	}
+	dtr(opts, "detect: %s: the board's edge within %.1f cells: %.2f %.2f %.2f %.2f (on %.2f %.2f %.2f %.2f of each side): a move of (%d, %d)",
+	    what, GV_EDGE_MOVE_REACH, m[0], m[1], m[2], m[3], sh[0], sh[1], sh[2], sh[3], mv[0], mv[1]);
+	if (!mv[0] && !mv[1])
+		return GV_ENOTFOUND;
+	gv_grid gs = *g;
+	move_grid(&gs, size, mv[0], mv[1]);
+	gv_detection d2;
+	char e2[300];
+	int r2 = read_grid(img, &gs, size, true, NULL, opts, &d2, e2, sizeof e2);
+	dtr(opts, "detect: %s moved (%d, %d) as the board's edge says: %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f: %s", what,
+	    mv[0], mv[1], gs.corners[0], gs.corners[1], gs.corners[2], gs.corners[3], gs.corners[4], gs.corners[5],
+	    gs.corners[6], gs.corners[7], r2 ? e2 : "proved");
+	return take_candidate(r2, &d2, &gs, e2, out, gbest, err, cap);
+}
+
+/* A grid that failed for want of a bound moved as the board's outline
+ * says (outline_move), or else as its own edges say (edge_move). */
+static int bound_move(const gv_image *img, const gv_grid *g, const gv_detection *d, int size,
+                      const gv_detect_opts *opts, const char *what, gv_detection *out, gv_grid *gbest, char *err,
+                      size_t cap)
+{
+	int r = outline_move(img, g, d, size, opts, what, out, gbest, err, cap);
+	if (r == GV_ENOTFOUND)
+		r = edge_move(img, g, d, size, opts, what, out, gbest, err, cap);
+	return r;
 }
 
 /* A lattice gn that failed its proof polished on the lines between the
@@ -680,6 +746,10 @@ static int fine_search(const gv_image *img, const gv_locate_opts *lo, int size, 
 		if (rc == GV_OK) {
 			*out = d2;
 			*g = g2;
+		} else if (rc == GV_ENOTFOUND) {
+			rc = bound_move(img, &g2, &d2, size, opts, "the lines' grid there", out, g, err, cap);
+			if (rc != GV_ENOTFOUND)
+				return rc;
 		}
 	} else {
 		dtr(opts, "detect: at %d px: %s", lf.work_px, e2);
@@ -924,8 +994,8 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 					rc = r2;
 					if (rc)
 						goto done;
-				} else if ((r2 = outline_move(img, &g2, &d2, size, opts, "the lines' grid, halved,", out, &g, err,
-				                              cap)) != GV_ENOTFOUND) {
+				} else if ((r2 = bound_move(img, &g2, &d2, size, opts, "the lines' grid, halved,", out, &g, err,
+				                            cap)) != GV_ENOTFOUND) {
 					rc = r2;
 					if (rc)
 						goto done;
@@ -933,7 +1003,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			}
 		}
 		if (rc == GV_ENOTFOUND && located && lines_rc == GV_ENOTFOUND) {
-			int r2 = outline_move(img, &lines_grid, &lines_read, size, opts, "the lines' grid", out, &g, err, cap);
+			int r2 = bound_move(img, &lines_grid, &lines_read, size, opts, "the lines' grid", out, &g, err, cap);
 			if (r2 != GV_ENOTFOUND) {
 				rc = r2;
 				if (rc)

@@ -493,50 +493,44 @@ static double side_grey(const gv_image *img, const double H[9], int size, int si
 	return gv_grey_board(img, H, u, v);
 }
 
-int gv_edge_margins(const gv_image *rgb, const double H[9], int size, double margin[4], double share[4])
+int gv_edge_margins(const gv_image *rgb, const double H[9], int size, double from, double to, double margin[4],
+                    double share[4])
 {
-	if (!rgb || !rgb->data || !H || !margin || !share || size < 2 || size > 19)
+	if (!rgb || !rgb->data || !H || !margin || !share || size < 2 || size > 19 || !(from < to) ||
+	    !(to - from <= 2 * GV_EDGE_MOVE_REACH + 1e-9))
 		return GV_EINVAL;
-	/* offsets m_j = GV_EDGE_RES * j from the outer line out; a step at
-	 * m_j is judged by the grey hs, 2 hs and 3 hs offsets either way */
-	enum { HS = GV_EDGE_HALF_STEPS, NOFF = (int)(GV_EDGE_SEARCH_MAX / GV_EDGE_RES + 0.5) + 1, NPROF = NOFF + 6 * HS };
+	/* offsets m_j = from + GV_EDGE_RES * j out from the outer line; a
+	 * step at m_j is judged by the grey hs, 2 hs and 3 hs offsets either
+	 * way */
+	enum { HS = GV_EDGE_HALF_STEPS, MAXOFF = (int)(2 * GV_EDGE_MOVE_REACH / GV_EDGE_RES + 0.5) + 1 };
+	int noff = (int)((to - from) / GV_EDGE_RES + 0.5) + 1, nprof = noff + 6 * HS;
+	if (noff > MAXOFF)
+		noff = MAXOFF, nprof = noff + 6 * HS;
 	int nalong = (size - 1) * GV_EDGE_PER_CELL + 1;
-	double *prof = malloc(sizeof(double) * (size_t)nalong * NPROF);
-	bool *valid = malloc((size_t)nalong);
-	if (!prof || !valid) {
-		free(prof);
-		free(valid);
+	double *prof = malloc(sizeof(double) * (size_t)nalong * (size_t)nprof);
+	if (!prof)
 		return GV_ENOMEM;
-	}
 	for (int side = 0; side < 4; side++) {
-		margin[side] = -1;
+		margin[side] = -1e9;
 		share[side] = 0;
-		int nvalid = 0;
 		for (int k = 0; k < nalong; k++) {
-			double a = (double)k / GV_EDGE_PER_CELL, *p = prof + (size_t)k * NPROF;
-			valid[k] = true;
-			for (int j = 0; j < NPROF && valid[k]; j++) {
-				p[j] = side_grey(rgb, H, size, side, (j - 3 * HS) * GV_EDGE_RES, a);
-				valid[k] = p[j] >= 0;
-			}
-			nvalid += valid[k];
+			double a = (double)k / GV_EDGE_PER_CELL, *p = prof + (size_t)k * nprof;
+			for (int j = 0; j < nprof; j++) /* -1 off the photo */
+				p[j] = side_grey(rgb, H, size, side, from + (j - 3 * HS) * GV_EDGE_RES, a);
 		}
-		/* most of the side must lie in the photo */
-		if (2 * nvalid < nalong)
-			continue;
 		/* at each offset, the share of the places along where the grey
 		 * steps there: every sample of one side brighter than every
 		 * sample of the other by GV_EDGE_STEP (a thin line, a stone's
 		 * rim, the wood's grain is no such step at one offset all
-		 * along); the steps of the commoner sign counted */
+		 * along); the steps of the commoner sign counted, among the
+		 * places whose samples there lie in the photo (most of the
+		 * side's must) */
 		double best = 0;
 		int bj = -1;
-		for (int j = 0; j < NOFF; j++) {
-			int up = 0, down = 0, c = j + 3 * HS;
+		for (int j = 0; j < noff; j++) {
+			int up = 0, down = 0, nvalid = 0, c = j + 3 * HS;
 			for (int k = 0; k < nalong; k++) {
-				if (!valid[k])
-					continue;
-				const double *p = prof + (size_t)k * NPROF;
+				const double *p = prof + (size_t)k * nprof;
 				double inmin = 1e9, inmax = -1e9, outmin = 1e9, outmax = -1e9;
 				for (int t = 1; t <= 3; t++) {
 					double gi = p[c - t * HS], go = p[c + t * HS];
@@ -545,20 +539,24 @@ int gv_edge_margins(const gv_image *rgb, const double H[9], int size, double mar
 					outmin = go < outmin ? go : outmin;
 					outmax = go > outmax ? go : outmax;
 				}
+				if (inmin < 0 || outmin < 0)
+					continue;
+				nvalid++;
 				up += inmin >= outmax + GV_EDGE_STEP;
 				down += inmax + GV_EDGE_STEP <= outmin;
 			}
-			double s = (double)(up > down ? up : down) / nvalid;
-			if (s > best) {
-				best = s;
+			if (2 * nvalid < nalong)
+				continue;
+			double sh = (double)(up > down ? up : down) / nvalid;
+			if (sh > best) {
+				best = sh;
 				bj = j;
 			}
 		}
 		share[side] = best;
 		if (bj >= 0 && best >= GV_EDGE_SHARE)
-			margin[side] = bj * GV_EDGE_RES;
+			margin[side] = from + bj * GV_EDGE_RES;
 	}
 	free(prof);
-	free(valid);
 	return GV_OK;
 }

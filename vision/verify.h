@@ -56,6 +56,9 @@ typedef struct gv_proof {
 	                        (detect.c) */
 	int by_edge;         /* 1: ... bounded by the board's edge found
 	                        beside the grid (gv_edge_margins, detect.c) */
+	int unbounded;       /* 1: failed with outer lines hidden and nothing
+	                        to bound it, the rest of the proof passed
+	                        (detect.c) */
 	int ok;           /* 1: the grid passes (see GV_PROOF_* in tuning.h), 0: it fails */
 	/* The second way to pass (gv_prove_by_outline), where the lines are
 	 * few or faint (a dense endgame, a coloured light): */
@@ -238,13 +241,15 @@ int gv_outline_margins(const double H[9], int size, const double outline[8], dou
  * the photo), GV_ENOMEM. */
 int gv_beyond_empty(const gv_image *rgb, const double H[9], int size, int outer_seen);
 
-/* The board's own edge beyond each side of the grid H (size lines, of rgb:
+/* The board's own edge beside each side of the grid H (size lines, of rgb:
  * 3 channels or 1), found with no outline: margin[4] the offset in cells
- * from the outer line (left, top, right, bottom) of a straight step in the
- * grey all along the side (GV_EDGE_* in tuning.h), -1 where none shows;
- * share[4] the share of the side's places that step there. Returns 0,
- * GV_EINVAL or GV_ENOMEM. */
-int gv_edge_margins(const gv_image *rgb, const double H[9], int size, double margin[4], double share[4]);
+ * out from the outer line (left, top, right, bottom; negative: inside it),
+ * between from and to (at most 2 GV_EDGE_MOVE_REACH apart), of a straight
+ * step in the grey all along the side (GV_EDGE_* in tuning.h), -1e9 where
+ * none shows; share[4] the share of the side's places that step there.
+ * Returns 0, GV_EINVAL or GV_ENOMEM. */
+int gv_edge_margins(const gv_image *rgb, const double H[9], int size, double from, double to, double margin[4],
+                    double share[4]);
 int gv_prove_by_outline(const double H[9], int size, const double outline[8], const unsigned char *cells,
                         const struct gv_point_features *f, gv_proof *out);
 
