@@ -451,9 +451,13 @@ static int outline_move(const gv_image *img, const gv_grid *g, const gv_detectio
 {
 	if (!margins_say_off(d->proof.margin, NULL))
 		return GV_ENOTFOUND;
-	/* margin 0 left, 2 right; 1 top, 3 bottom */
-	int du = (int)lround((d->proof.margin[2] - d->proof.margin[0]) / 2);
-	int dv = (int)lround((d->proof.margin[3] - d->proof.margin[1]) / 2);
+	/* margin 0 left, 2 right; 1 top, 3 bottom; an outline that puts the
+	 * grid more than GV_SHIFT_MAX_LINES off is astray (and its margins
+	 * may be anything) */
+	double mu = (d->proof.margin[2] - d->proof.margin[0]) / 2, mv = (d->proof.margin[3] - d->proof.margin[1]) / 2;
+	if (!(fabs(mu) <= GV_SHIFT_MAX_LINES + 0.5 && fabs(mv) <= GV_SHIFT_MAX_LINES + 0.5))
+		return GV_ENOTFOUND;
+	int du = (int)lround(mu), dv = (int)lround(mv);
 	if (!du && !dv)
 		return GV_ENOTFOUND;
 	gv_grid gs = *g;

@@ -150,6 +150,10 @@
  * it keeps the slant of the wrong lines it was fitted to, a third of a cell
  * off at a far corner. By reasoning, not scored. */
 #define GV_SHIFT_REFINE_SPANS 0.75
+/* The most lines a grid is moved on what the board's outline says of it
+ * (detect.c outline_move): shift_search's reach; an outline that puts it
+ * further off is astray. By reasoning. */
+#define GV_SHIFT_MAX_LINES 2
 /* A grid is taken for a line or more off when the board's outline, found
  * apart, lies around it with margins across (left and right, top and
  * bottom) differing by more than this many cells, the outline being the
