@@ -1213,9 +1213,7 @@ static void test_bounded_by_empty_points_beyond(void **st)
  * that differ by twice its move, which put it back. */
 static bool family_bounded(const double m[4], int fam)
 {
-	double a = fam ? m[0] : m[1], b = fam ? m[2] : m[3];
-	return a >= GV_PROOF_MARGIN_MIN && a <= GV_PROOF_MARGIN_MAX && b >= GV_PROOF_MARGIN_MIN &&
-	       b <= GV_PROOF_MARGIN_MAX && fabs(a - b) <= GV_PROOF_MARGIN_ASYM;
+	return fam ? gv_margins_alike(m[0], m[2]) : gv_margins_alike(m[1], m[3]);
 }
 
 static void test_bounded_by_the_boards_edge(void **st)

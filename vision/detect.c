@@ -53,7 +53,7 @@ static bool margins_say_off(const double m[4], bool *board)
  * of lines with an outer line the proof could not judge (not in
  * outer_seen), an edge GV_PROOF_MARGIN_MIN to _MAX cells beyond the outer
  * line, the two alike within GV_PROOF_MARGIN_ASYM (a lattice a line off
- * makes them differ by two cells). m gets the margins found (-1 none).
+ * makes them differ by two cells). m gets the margins found (-1e9 none).
  * 1 bounded, 0 not, GV_ENOMEM. */
 static int edge_bounds(const gv_image *img, const double H[9], int size, int outer_seen, const gv_detect_opts *opts,
                        double m[4])
@@ -70,9 +70,7 @@ static int edge_bounds(const gv_image *img, const double H[9], int size, int out
 		 * left and right, 0 and 2) */
 		if ((outer_seen >> (2 * fam) & 3) == 3)
 			continue;
-		double a = fam ? m[0] : m[1], b = fam ? m[2] : m[3];
-		if (!(a >= GV_PROOF_MARGIN_MIN && a <= GV_PROOF_MARGIN_MAX && b >= GV_PROOF_MARGIN_MIN &&
-		      b <= GV_PROOF_MARGIN_MAX && fabs(a - b) <= GV_PROOF_MARGIN_ASYM))
+		if (!(fam ? gv_margins_alike(m[0], m[2]) : gv_margins_alike(m[1], m[3])))
 			return 0;
 	}
 	return 1;
@@ -335,12 +333,12 @@ static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool pr
 			}
 			ol = quad;
 		}
-		bool mok = false;
+		bool mok = false, said_off = false;
 		int beyond = 0, edge = 0;
 		double edge_m[4];
 		if (r2 == GV_OK && gv_outline_margins(g->H, size, ol, out->proof.margin, &mok) == GV_OK && mok) {
 			out->proof.by_outline = 1;
-		} else if (!g->has_outline && !(r2 == GV_OK && margins_say_off(out->proof.margin, NULL)) &&
+		} else if (!g->has_outline && !(said_off = r2 == GV_OK && margins_say_off(out->proof.margin, NULL)) &&
 		           (beyond = gv_beyond_empty(img, g->H, size, out->proof.outer_seen)) == 1) {
 			/* no board's edge to bound it (a grid drawn on a table, a
 			 * board filling the photo): the points a line beyond each
@@ -353,7 +351,7 @@ static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool pr
 			if (err && cap)
 				snprintf(err, cap, "classify: out of memory");
 			return GV_ENOMEM;
-		} else if (!g->has_outline && !(r2 == GV_OK && margins_say_off(out->proof.margin, NULL)) &&
+		} else if (!g->has_outline && !said_off &&
 		           (edge = edge_bounds(img, g->H, size, out->proof.outer_seen, opts, edge_m)) == 1) {
 			/* no outline bounds it and the points beyond are not
 			 * empty (a floor of the wood's colour taken in with the
@@ -438,6 +436,23 @@ static int take_candidate(int r2, const gv_detection *d2, const gv_grid *g2, con
 	return r2;
 }
 
+/* Grid g moved (du, dv) lines, read and proved on its own (what: its name
+ * in the trace; by: what says to move it): take_candidate's codes, into out
+ * and *gbest when proved. */
+static int read_moved(const gv_image *img, const gv_grid *g, int size, int du, int dv, const gv_detect_opts *opts,
+                      const char *what, const char *by, gv_detection *out, gv_grid *gbest, char *err, size_t cap)
+{
+	gv_grid gs = *g;
+	move_grid(&gs, size, du, dv);
+	gv_detection d2;
+	char e2[300];
+	int r2 = read_grid(img, &gs, size, true, NULL, opts, &d2, e2, sizeof e2);
+	dtr(opts, "detect: %s moved (%d, %d) as %s: %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f: %s", what, du, dv, by,
+	    gs.corners[0], gs.corners[1], gs.corners[2], gs.corners[3], gs.corners[4], gs.corners[5], gs.corners[6],
+	    gs.corners[7], r2 ? e2 : "proved");
+	return take_candidate(r2, &d2, &gs, e2, out, gbest, err, cap);
+}
+
 /* Where grid g (read into d) failed its proof for want of a bound, its
  * outer lines hidden, and the board's outline says it is a whole number of
  * lines off (margins_say_off on d's margins: the two across differ by
@@ -460,15 +475,7 @@ static int outline_move(const gv_image *img, const gv_grid *g, const gv_detectio
 	int du = (int)lround(mu), dv = (int)lround(mv);
 	if (!du && !dv)
 		return GV_ENOTFOUND;
-	gv_grid gs = *g;
-	move_grid(&gs, size, du, dv);
-	gv_detection d2;
-	char e2[300];
-	int r2 = read_grid(img, &gs, size, true, NULL, opts, &d2, e2, sizeof e2);
-	dtr(opts, "detect: %s moved (%d, %d) as its outline's margins say: %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f: %s",
-	    what, du, dv, gs.corners[0], gs.corners[1], gs.corners[2], gs.corners[3], gs.corners[4], gs.corners[5],
-	    gs.corners[6], gs.corners[7], r2 ? e2 : "proved");
-	return take_candidate(r2, &d2, &gs, e2, out, gbest, err, cap);
+	return read_moved(img, g, size, du, dv, opts, what, "its outline's margins say", out, gbest, err, cap);
 }
 
 /* Where grid g (read into d) failed for want of a bound (its outer lines
@@ -503,9 +510,7 @@ static int edge_move(const gv_image *img, const gv_grid *g, const gv_detection *
 		if (lo < -GV_EDGE_MOVE_REACH || hi < -GV_EDGE_MOVE_REACH)
 			continue; /* no edge on a side: nothing to move by */
 		int t = (int)lround((hi - lo) / 2);
-		double a = lo + t, b = hi - t;
-		if (!(a >= GV_PROOF_MARGIN_MIN && a <= GV_PROOF_MARGIN_MAX && b >= GV_PROOF_MARGIN_MIN &&
-		      b <= GV_PROOF_MARGIN_MAX && fabs(a - b) <= GV_PROOF_MARGIN_ASYM))
+		if (!gv_margins_alike(lo + t, hi - t))
 			return GV_ENOTFOUND;
 		mv[k] = t;
 	}
@@ -513,15 +518,7 @@ static int edge_move(const gv_image *img, const gv_grid *g, const gv_detection *
 	    what, GV_EDGE_MOVE_REACH, m[0], m[1], m[2], m[3], sh[0], sh[1], sh[2], sh[3], mv[0], mv[1]);
 	if (!mv[0] && !mv[1])
 		return GV_ENOTFOUND;
-	gv_grid gs = *g;
-	move_grid(&gs, size, mv[0], mv[1]);
-	gv_detection d2;
-	char e2[300];
-	int r2 = read_grid(img, &gs, size, true, NULL, opts, &d2, e2, sizeof e2);
-	dtr(opts, "detect: %s moved (%d, %d) as the board's edge says: %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f: %s", what,
-	    mv[0], mv[1], gs.corners[0], gs.corners[1], gs.corners[2], gs.corners[3], gs.corners[4], gs.corners[5],
-	    gs.corners[6], gs.corners[7], r2 ? e2 : "proved");
-	return take_candidate(r2, &d2, &gs, e2, out, gbest, err, cap);
+	return read_moved(img, g, size, mv[0], mv[1], opts, what, "the board's edge says", out, gbest, err, cap);
 }
 
 /* A grid that failed for want of a bound moved as the board's outline

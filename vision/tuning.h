@@ -224,13 +224,6 @@
  * at a slant may cover the rest). Then the margins must be as the
  * outline's are asked to be (GV_PROOF_MARGIN_*) on both sides of each
  * family with a hidden outer line. By reasoning, before scoring. */
-/* Where a grid fails for want of a bound, its edges are looked for this
- * far either way of each outer line (cells): a lattice two lines off has
- * the board's edge two cells inside or beyond where it would be; when the
- * two sides of a family find it a whole number of lines off alike
- * (detect.c edge_move), the lattice moved so is read and must pass the
- * whole proof. By reasoning, before scoring. */
-#define GV_EDGE_MOVE_REACH 2.8
 #define GV_EDGE_RES 0.02
 #define GV_EDGE_HALF_STEPS 3
 #define GV_EDGE_SEARCH_MAX 1.6
@@ -241,6 +234,13 @@
 #ifndef GV_EDGE_SHARE
 #define GV_EDGE_SHARE 0.6
 #endif
+/* Where a grid fails for want of a bound, its edges are looked for this
+ * far either way of each outer line (cells): a lattice two lines off has
+ * the board's edge two cells inside or beyond where it would be; when the
+ * two sides of a family find it a whole number of lines off alike
+ * (detect.c edge_move), the lattice moved so is read and must pass the
+ * whole proof. By reasoning, before scoring. */
+#define GV_EDGE_MOVE_REACH 2.8
 /* At least this many points read as stones, and their median distance
  * from where a stone on the point would show (the classifier's best
  * placement against the camera's angle; it looks within 0.3 cell either

@@ -381,6 +381,14 @@ static double cross_at(const double a[2], const double b[2], int fam, double c)
 	return a[1 - k] + t * (b[1 - k] - a[1 - k]);
 }
 
+bool gv_margins_alike(double a, double b)
+{
+	/* a board's two margins across are alike: a lattice half a cell or a
+	 * line off makes them differ by a cell or two */
+	return a >= GV_PROOF_MARGIN_MIN && a <= GV_PROOF_MARGIN_MAX && b >= GV_PROOF_MARGIN_MIN &&
+	       b <= GV_PROOF_MARGIN_MAX && fabs(a - b) <= GV_PROOF_MARGIN_ASYM;
+}
+
 int gv_outline_margins(const double H[9], int size, const double outline[8], double margin[4], bool *ok)
 {
 	if (!H || !outline || !margin || !ok || size < 2 || size > 19)
@@ -407,13 +415,8 @@ int gv_outline_margins(const double H[9], int size, const double outline[8], dou
 				m = d;
 		}
 		margin[side] = m;
-		if (!(m >= GV_PROOF_MARGIN_MIN && m <= GV_PROOF_MARGIN_MAX))
-			*ok = false;
 	}
-	/* a board's two margins across are alike: a lattice half a cell or a
-	 * line off makes them differ by a cell or two */
-	if (fabs(margin[0] - margin[2]) > GV_PROOF_MARGIN_ASYM || fabs(margin[1] - margin[3]) > GV_PROOF_MARGIN_ASYM)
-		*ok = false;
+	*ok = gv_margins_alike(margin[0], margin[2]) && gv_margins_alike(margin[1], margin[3]);
 	return GV_OK;
 }
 
@@ -502,10 +505,8 @@ int gv_edge_margins(const gv_image *rgb, const double H[9], int size, double fro
 	/* offsets m_j = from + GV_EDGE_RES * j out from the outer line; a
 	 * step at m_j is judged by the grey hs, 2 hs and 3 hs offsets either
 	 * way */
-	enum { HS = GV_EDGE_HALF_STEPS, MAXOFF = (int)(2 * GV_EDGE_MOVE_REACH / GV_EDGE_RES + 0.5) + 1 };
+	enum { HS = GV_EDGE_HALF_STEPS };
 	int noff = (int)((to - from) / GV_EDGE_RES + 0.5) + 1, nprof = noff + 6 * HS;
-	if (noff > MAXOFF)
-		noff = MAXOFF, nprof = noff + 6 * HS;
 	int nalong = (size - 1) * GV_EDGE_PER_CELL + 1;
 	double *prof = malloc(sizeof(double) * (size_t)nalong * (size_t)nprof);
 	if (!prof)

@@ -228,6 +228,12 @@ struct gv_point_features;
  * across (GV_PROOF_MARGIN_ASYM). Returns 0 or GV_EINVAL. */
 int gv_outline_margins(const double H[9], int size, const double outline[8], double margin[4], bool *ok);
 
+/* Whether a and b, a board's margins on two opposite sides (cells beyond
+ * the outer lines), are each within GV_PROOF_MARGIN_MIN..MAX and alike
+ * within GV_PROOF_MARGIN_ASYM: the rule for the outline's margins and the
+ * edge's (detect.c). */
+bool gv_margins_alike(double a, double b);
+
 /* Whether the grid H (size lines, of a 3-channel rgb) is bounded on every
  * side whose outer line the proof could not judge (not in outer_seen,
  * gv_proof) by a line of empty points beyond it: the grid moved a line
