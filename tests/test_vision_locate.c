@@ -1352,6 +1352,35 @@ static void test_shared_grey_copy(void **st)
 		assert_memory_equal(g[0].corners, g[1].corners, sizeof g[0].corners);
 		assert_memory_equal(g[0].corners, g[2].corners, sizeof g[0].corners);
 	}
+	/* the segments kept from one search (gv_segments) give the next the
+	 * same grid; a search at another size finds its own and leaves them */
+	{
+		gv_segments kept = {0};
+		gv_grid first, again, alone400, with400;
+		gv_locate_opts o = {.size = 19, .grey_work = &work, .segments = &kept};
+		assert_int_equal(gv_locate(&img, &o, &first, err, sizeof err), 0);
+		assert_non_null(kept.raw);
+		assert_int_equal(kept.width, 800);
+		assert_true(kept.count > 0);
+		float *raw = kept.raw;
+		assert_int_equal(gv_locate(&img, &o, &again, err, sizeof err), 0);
+		assert_ptr_equal(kept.raw, raw);
+		assert_memory_equal(first.H, again.H, sizeof first.H);
+		gv_grid alone;
+		gv_locate_opts oa = {.size = 19, .grey_work = &work};
+		assert_int_equal(gv_locate(&img, &oa, &alone, err, sizeof err), 0);
+		assert_memory_equal(first.H, alone.H, sizeof first.H);
+		gv_locate_opts o4 = {.size = 19, .work_px = 400}, o4k = o4;
+		o4k.segments = &kept;
+		int r4 = gv_locate(&img, &o4, &alone400, err, sizeof err);
+		assert_int_equal(gv_locate(&img, &o4k, &with400, err, sizeof err), r4);
+		assert_int_equal(kept.width, 800);
+		if (!r4)
+			assert_memory_equal(alone400.H, with400.H, sizeof with400.H);
+		gv_segments_free(&kept);
+		assert_null(kept.raw);
+		gv_segments_free(&kept); /* twice is harmless */
+	}
 	/* gv_detect hands on the line locator's grid as gv_locate finds it
 	 * (the video pipeline's search takes it rather than look again),
 	 * proved, and where it fails its proof: 13 lines asked of this 19x19

@@ -856,6 +856,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		return GV_EINVAL;
 	}
 	gv_image undist = {0}, work = {0};
+	gv_segments segs = {0}; /* the lines' segments at the working size, for the search again halved */
 	const gv_image *img = rgb;
 	if (opts && opts->K) {
 		int rc = gv_undistort(rgb, opts->K, opts->dist, opts->ndist, &undist, err, cap);
@@ -928,6 +929,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			}
 			lo.grey_work = &work;
 		}
+		lo.segments = &segs;
 		dtr(opts, "detect: the lines");
 		rc = gv_locate(img, &lo, &g, err, cap);
 		bool located = rc == GV_OK;
@@ -1094,6 +1096,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		}
 	}
 done:
+	gv_segments_free(&segs);
 	gv_image_free(&work);
 	gv_image_free(&undist);
 	return rc;

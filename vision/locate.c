@@ -903,6 +903,14 @@ static bool try_pair(const gv_locate_opts *o, seg *s, int nseg, const frame *frp
 	return true;
 }
 
+void gv_segments_free(gv_segments *s)
+{
+	if (s) {
+		free(s->raw);
+		*s = (gv_segments){0};
+	}
+}
+
 int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, char *err, size_t cap)
 {
 	if (!img || !img->data || !out) {
@@ -919,6 +927,7 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 	gv_image own = {0}, bin = {0};
 	seg *s = NULL;
 	float *raw = NULL;
+	gv_segments *kept = opts ? opts->segments : NULL;
 	/* the grey working copy: the caller's when it made one of this size */
 	const gv_image *small;
 	int rc = gv_work_grey_use(img, opts ? opts->grey_work : NULL, work, &own, &small);
@@ -940,22 +949,38 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 		acc += hist_g[p90--];
 	int thresh = (int)lround(12.0 * p90 / 170);
 	thresh = thresh < 4 ? 4 : thresh > 12 ? 12 : thresh;
-	rc = ridge(small, &bin, thresh);
-	if (rc)
-		goto fail;
-	if (opts && opts->dump_png)
-		gv_png_write(opts->dump_png, &bin, NULL, 0);
-	raw = malloc(sizeof(float) * 4 * MAX_SEGS);
+	int longw = small->width > small->height ? small->width : small->height;
+	int nseg = 0;
 	s = malloc(sizeof(seg) * MAX_SEGS);
-	if (!raw || !s) {
+	if (!s) {
 		rc = GV_ENOMEM;
 		goto fail;
 	}
-	int longw = small->width > small->height ? small->width : small->height;
-	int nseg = 0;
-	rc = gv_hough_segments(&bin, 1, M_PI / 180, 20, fmax(10, longw * 0.02), 2, raw, MAX_SEGS, &nseg);
-	if (rc)
-		goto fail;
+	if (kept && kept->raw && kept->width == small->width && kept->height == small->height && !opts->dump_png) {
+		/* found before on this copy: the same ridge, the same segments */
+		nseg = kept->count;
+		raw = kept->raw;
+	} else {
+		rc = ridge(small, &bin, thresh);
+		if (rc)
+			goto fail;
+		if (opts && opts->dump_png)
+			gv_png_write(opts->dump_png, &bin, NULL, 0);
+		raw = malloc(sizeof(float) * 4 * MAX_SEGS);
+		if (!raw) {
+			rc = GV_ENOMEM;
+			goto fail;
+		}
+		rc = gv_hough_segments(&bin, 1, M_PI / 180, 20, fmax(10, longw * 0.02), 2, raw, MAX_SEGS, &nseg);
+		if (rc)
+			goto fail;
+		if (kept && !kept->raw) {
+			kept->width = small->width;
+			kept->height = small->height;
+			kept->count = nseg;
+			kept->raw = raw;
+		}
+	}
 	ltr(opts, "locate: %dx%d, %d segments", small->width, small->height, nseg);
 	/* angle histogram */
 	double hist[180] = {0};
@@ -1102,7 +1127,8 @@ found:
 fail:
 	set_err(err, cap, rc == GV_ENOMEM ? "locate: out of memory" : "locate: failed");
 out:
-	free(raw);
+	if (!kept || raw != kept->raw)
+		free(raw);
 	free(s);
 	gv_image_free(&own);
 	gv_image_free(&bin);

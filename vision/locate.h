@@ -23,6 +23,19 @@
 
 #include "image.h"
 
+/* The line segments one search found on a working copy, kept for the next
+ * search of the same photo at the same working size (gv_locate_opts.
+ * segments): the ridge image and its Hough transform depend on the copy
+ * alone. Zeroed by the caller before the first search; gv_segments_free
+ * after the last. */
+typedef struct gv_segments {
+	int width, height; /* the working copy's size they were found on */
+	int count;
+	float *raw;        /* x0 y0 x1 y1 per segment; NULL until filled */
+} gv_segments;
+
+void gv_segments_free(gv_segments *s);
+
 typedef struct gv_locate_opts {
 	int size;     /* lines each way: 9, 13 or 19 (0 means 19) */
 	int work_px;  /* the photo is shrunk to this many pixels on its longer side
@@ -44,6 +57,10 @@ typedef struct gv_locate_opts {
 	   there; off by default (gv_detect asks it of a photo whose first
 	   grid failed its proof) */
 	int halve_dense;
+	/* optional: segments found on this photo before (gv_segments), used
+	   when they were found at this working size, and filled by the first
+	   search when empty; NULL: found here each time */
+	gv_segments *segments;
 } gv_locate_opts;
 
 typedef struct gv_grid {
