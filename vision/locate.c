@@ -486,6 +486,48 @@ static double fit_lines(const double *P, int N, double smin, double smax, double
 	return best > -1e300 ? 1 : 0;
 }
 
+/* fit_lines' answers for the profiles it was given in one search: a pair
+ * of directions tried again with the lines clipped to each other's reach
+ * gives a family that lost no segment the same profile, whose fit is then
+ * taken from here (the same answer, found once). */
+#define FIT_MEMO 4
+typedef struct fit_memo {
+	int n, next;
+	struct {
+		int N;
+		double smin, smax, o, sp, score;
+		double Q[NBINS];
+	} e[FIT_MEMO];
+} fit_memo;
+
+static double fit_lines_memo(fit_memo *m, const double *Q, int N, double smin, double smax, double *o_out,
+                             double *sp_out)
+{
+	if (m)
+		for (int k = 0; k < m->n; k++)
+			if (m->e[k].N == N && m->e[k].smin == smin && m->e[k].smax == smax &&
+			    !memcmp(m->e[k].Q, Q, sizeof m->e[k].Q)) {
+				*o_out = m->e[k].o;
+				*sp_out = m->e[k].sp;
+				return m->e[k].score;
+			}
+	double sc = fit_lines(Q, N, smin, smax, o_out, sp_out);
+	if (m) {
+		int k = m->next;
+		m->next = (k + 1) % FIT_MEMO;
+		if (m->n < FIT_MEMO)
+			m->n++;
+		m->e[k].N = N;
+		m->e[k].smin = smin;
+		m->e[k].smax = smax;
+		m->e[k].o = *o_out;
+		m->e[k].sp = *sp_out;
+		m->e[k].score = sc;
+		memcpy(m->e[k].Q, Q, sizeof m->e[k].Q);
+	}
+	return sc;
+}
+
 /* Total least squares line through weighted points: a x + b y + c = 0,
  * a^2 + b^2 = 1. */
 typedef struct linefit {
@@ -745,9 +787,9 @@ static bool rect_ends(const double Rw[9], const seg *sg, double *ax, double *ay,
 
 /* The grid from the segments, given the two peaks of their directions
  * (degrees). False with *why set when no grid fits. */
-static bool try_pair(const gv_locate_opts *o, seg *s, int nseg, const frame *frp, int p0, int p1, const int *pk, int npk,
-                     int N, bool clip, int power, double H_out[9], double *support_out, double *resid_out,
-                     const char **why)
+static bool try_pair(const gv_locate_opts *o, fit_memo *memo, seg *s, int nseg, const frame *frp, int p0, int p1,
+                     const int *pk, int npk, int N, bool clip, int power, double H_out[9], double *support_out,
+                     double *resid_out, const char **why)
 {
 	frame fr = *frp;
 	int peaks[2] = {p0, p1};
@@ -864,7 +906,7 @@ static bool try_pair(const gv_locate_opts *o, seg *s, int nseg, const frame *frp
 		}
 		double smax = (NBINS - 1) / (double)(N - 1);
 		double smin = fmax(3, smax * 0.12);
-		if (fit_lines(Q, N, smin, smax, &off[f], &sp[f]) <= 0) {
+		if (fit_lines_memo(memo, Q, N, smin, smax, &off[f], &sp[f]) <= 0) {
 			*why = "no board found: no evenly spaced grid lines";
 			return false;
 		}
@@ -927,6 +969,7 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 	gv_image own = {0}, bin = {0};
 	seg *s = NULL;
 	float *raw = NULL;
+	fit_memo *memo = NULL;
 	gv_segments *kept = opts ? opts->segments : NULL;
 	/* the grey working copy: the caller's when it made one of this size */
 	const gv_image *small;
@@ -952,7 +995,8 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 	int longw = small->width > small->height ? small->width : small->height;
 	int nseg = 0;
 	s = malloc(sizeof(seg) * MAX_SEGS);
-	if (!s) {
+	memo = calloc(1, sizeof *memo);
+	if (!s || !memo) {
 		rc = GV_ENOMEM;
 		goto fail;
 	}
@@ -1062,7 +1106,7 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 					continue;
 				double Ht[9], sup, res;
 				const char *w = NULL;
-				bool ok = try_pair(opts, s, nseg, &fr, pk[u], pk[v], pk, npk, N, false, power, Ht, &sup, &res, &w);
+				bool ok = try_pair(opts, memo, s, nseg, &fr, pk[u], pk[v], pk, npk, N, false, power, Ht, &sup, &res, &w);
 				if ((!ok || res > 3) && power == 2 && !(opts && opts->halve_dense)) {
 					/* again with each family's lines only within the
 					 * other's reach (a floor's seams beside the board;
@@ -1070,7 +1114,7 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 					 * dense, which follows a lattice that fitted) */
 					double Hc[9], supc, resc;
 					const char *wc = NULL;
-					if (try_pair(opts, s, nseg, &fr, pk[u], pk[v], pk, npk, N, true, power, Hc, &supc, &resc, &wc) &&
+					if (try_pair(opts, memo, s, nseg, &fr, pk[u], pk[v], pk, npk, N, true, power, Hc, &supc, &resc, &wc) &&
 					    resc <= 3) {
 						ltr(opts, "locate: the lines clipped to each other's reach fit");
 						ok = true;
@@ -1129,6 +1173,7 @@ fail:
 out:
 	if (!kept || raw != kept->raw)
 		free(raw);
+	free(memo);
 	free(s);
 	gv_image_free(&own);
 	gv_image_free(&bin);
