@@ -246,6 +246,20 @@ if [ -x "$render" ]; then
 		--board-thickness 183 --stone-height 5.0 --width 1280 --height 720 --zoom 0.93 --clutter
 	run "eval a lattice moved as the board's edge says" 0 "$goref" eval --json "$tmp/byedge2"
 	has "eval a lattice moved as the board's edge says" out '"total":{"photos":1,"boards_found":1,"points":361,"points_right":361'
+	# boards found only by the lines at 1280 px, their lattice there a few
+	# pixels off or a line short: a 19x19 bamboo board 142 mm thick on a
+	# pale floor (seed 5057 with --bamboo, 37 degrees; at 800 px a lattice
+	# twice too dense one way), and a 19x19 114 mm thick on a floor with
+	# bowls beside it (seed 2059 with clutter, 41 degrees). Polished on its
+	# empty points and moved on where the lines go on, as the lattice at
+	# the working size is (shift_search): found, every point right (no
+	# board found before)
+	last_position "$tmp/finemoved" p5057b "$fx/selfplay/19x19-s0218.sgf" --seed 5057 --tilt 37.3 \
+		--board-thickness 142 --stone-height 6.2 --width 1280 --height 720 --zoom 0.97 --floor --bamboo
+	last_position "$tmp/finemoved" p2059c "$fx/selfplay/19x19-s0203.sgf" --seed 2059 --tilt 41.0 \
+		--board-thickness 114 --stone-height 7.4 --width 1280 --height 720 --zoom 1.00 --floor --clutter
+	run "eval a fine search's lattice polished and moved" 0 "$goref" eval --json "$tmp/finemoved"
+	has "eval a fine search's lattice polished and moved" out '"total":{"photos":2,"boards_found":2,"points":722,"points_right":722'
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the

@@ -751,6 +751,11 @@ static int fine_search(const gv_image *img, const gv_locate_opts *lo, int size, 
 			rc = bound_move(img, &g2, &d2, size, opts, "the lines' grid there", out, g, err, cap);
 			if (rc != GV_ENOTFOUND)
 				return rc;
+			/* moved a line or two, or polished on its empty points,
+			 * as the lines' grid at the working size is */
+			rc = shift_search(img, NULL, &g2, &d2, GV_ENOTFOUND, size, 2, opts, NULL, out, g, err, cap);
+			if (rc != GV_ENOTFOUND)
+				return rc;
 		}
 	} else {
 		dtr(opts, "detect: at %d px: %s", lf.work_px, e2);
