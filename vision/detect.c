@@ -53,7 +53,8 @@ static bool margins_say_off(const double m[4], bool *board)
  * of lines with an outer line the proof could not judge (not in
  * outer_seen), an edge GV_PROOF_MARGIN_MIN to _MAX cells beyond the outer
  * line, the two alike within GV_PROOF_MARGIN_ASYM (a lattice a line off
- * makes them differ by two cells). m gets the margins found (-1e9 none).
+ * makes them differ by two cells). m gets the margins found (GV_EDGE_NONE
+ * none).
  * 1 bounded, 0 not, GV_ENOMEM. */
 static int edge_bounds(const gv_image *img, const double H[9], int size, int outer_seen, const gv_detect_opts *opts,
                        double m[4])
@@ -507,7 +508,7 @@ static int edge_move(const gv_image *img, const gv_grid *g, const gv_detection *
 	int mv[2] = {0, 0};
 	for (int k = 0; k < 2; k++) {
 		double lo = m[k], hi = m[k + 2];
-		if (lo < -GV_EDGE_MOVE_REACH || hi < -GV_EDGE_MOVE_REACH)
+		if (lo == GV_EDGE_NONE || hi == GV_EDGE_NONE)
 			continue; /* no edge on a side: nothing to move by */
 		int t = (int)lround((hi - lo) / 2);
 		if (!gv_margins_alike(lo + t, hi - t))
@@ -689,7 +690,8 @@ static int shift_search(const gv_image *img, const gv_image *grey_work, const gv
 			    du, dv, dp.proof.span_share, dp.proof.line_share, dp.proof.beyond_share, rn ? en : "proved");
 		}
 		if (pass)
-			dtr(opts, "detect: the lattice as found, polished: proof spans %.2f lines %.2f beyond %.2f: %s",
+			dtr(opts, "detect: the lattice as found, polished%s: proof spans %.2f lines %.2f beyond %.2f: %s",
+			    memcmp(gp.H, g0->H, sizeof gp.H) ? "" : " (its reading as found: the polish kept nothing)",
 			    dp.proof.span_share, dp.proof.line_share, dp.proof.beyond_share, rn ? "failed" : "proved");
 		if (moved_passes(rn, &dp)) {
 			found = pass ? nmoves : best;

@@ -512,7 +512,7 @@ int gv_edge_margins(const gv_image *rgb, const double H[9], int size, double fro
 	if (!prof)
 		return GV_ENOMEM;
 	for (int side = 0; side < 4; side++) {
-		margin[side] = -1e9;
+		margin[side] = GV_EDGE_NONE;
 		share[side] = 0;
 		for (int k = 0; k < nalong; k++) {
 			double a = (double)k / GV_EDGE_PER_CELL, *p = prof + (size_t)k * nprof;

@@ -251,9 +251,10 @@ int gv_beyond_empty(const gv_image *rgb, const double H[9], int size, int outer_
  * 3 channels or 1), found with no outline: margin[4] the offset in cells
  * out from the outer line (left, top, right, bottom; negative: inside it),
  * between from and to (at most 2 GV_EDGE_MOVE_REACH apart), of a straight
- * step in the grey all along the side (GV_EDGE_* in tuning.h), -1e9 where
- * none shows; share[4] the share of the side's places that step there.
+ * step in the grey all along the side (GV_EDGE_* in tuning.h), GV_EDGE_NONE
+ * where none shows; share[4] the share of the side's places that step there.
  * Returns 0, GV_EINVAL or GV_ENOMEM. */
+#define GV_EDGE_NONE (-1e9)
 int gv_edge_margins(const gv_image *rgb, const double H[9], int size, double from, double to, double margin[4],
                     double share[4]);
 int gv_prove_by_outline(const double H[9], int size, const double outline[8], const unsigned char *cells,
