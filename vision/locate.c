@@ -10,6 +10,7 @@
 #include "geom.h"
 #include "hough.h"
 #include "png.h"
+#include "sortf.h"
 #include "tuning.h"
 #include "trace.h"
 
@@ -562,7 +563,7 @@ static bool lf_solve(const linefit *l, double line[3])
 /* One refinement pass: segments assigned to grid lines through the current
  * H (work scale), lines fitted, intersections to a new H. Returns false when
  * too little supports the grid. */
-static bool refine(const seg *s, int n, int N, double H[9], double *support, double *resid)
+static bool refine(const seg *s, int n, int N, double H[9], double *support, double *resid, double *resid_trim)
 {
 	double Hi[9];
 	if (!gv_h_invert(H, Hi))
@@ -625,6 +626,8 @@ static bool refine(const seg *s, int n, int N, double H[9], double *support, dou
 	memcpy(H, Hn, sizeof Hn);
 	/* residual: the supported lines' distance from the new grid */
 	double se = 0, sw = 0;
+	double perl[38];
+	int npl = 0;
 	for (int d = 0; d < 2; d++)
 		for (int k = 0; k < N; k++) {
 			if (!ok[d][k])
@@ -641,8 +644,19 @@ static bool refine(const seg *s, int n, int N, double H[9], double *support, dou
 			double ea = l[0] * ax + l[1] * ay + l[2], eb = l[0] * bx + l[1] * by + l[2];
 			se += ea * ea + eb * eb;
 			sw += 2;
+			perl[npl++] = (ea * ea + eb * eb) / 2;
 		}
 	*resid = sw > 0 ? sqrt(se / sw) : 0;
+	/* the same without the worst tenth of the lines (GV_LOCATE_RESID_TRIM) */
+	*resid_trim = *resid;
+	if (npl >= 10) {
+		qsort(perl, (size_t)npl, sizeof *perl, gv_cmp_double);
+		int keep = npl - (int)(npl * GV_LOCATE_RESID_TRIM);
+		double t = 0;
+		for (int q = 0; q < keep; q++)
+			t += perl[q];
+		*resid_trim = sqrt(t / keep);
+	}
 	return true;
 }
 
@@ -789,7 +803,7 @@ static bool rect_ends(const double Rw[9], const seg *sg, double *ax, double *ay,
  * (degrees). False with *why set when no grid fits. */
 static bool try_pair(const gv_locate_opts *o, fit_memo *memo, seg *s, int nseg, const frame *frp, int p0, int p1,
                      const int *pk, int npk, int N, bool clip, int power, double H_out[9], double *support_out,
-                     double *resid_out, const char **why)
+                     double *resid_out, double *trim_out, const char **why)
 {
 	frame fr = *frp;
 	int peaks[2] = {p0, p1};
@@ -927,20 +941,21 @@ static bool try_pair(const gv_locate_opts *o, fit_memo *memo, seg *s, int nseg, 
 		return false;
 	}
 	gv_h_mul(Rwi, G, H);
-	double support = 0, resid = 0;
+	double support = 0, resid = 0, trim = 0;
 	for (int it = 0; it < 6; it++) {
 		if (it == 2 && o && o->halve_dense)
 			density_check(s, nseg, N, H, o);
 		if (it >= 2 && !shift_check(s, nseg, N, H, o) && it >= 3)
 			break;
-		if (!refine(s, nseg, N, H, &support, &resid)) {
+		if (!refine(s, nseg, N, H, &support, &resid, &trim)) {
 			*why = "no board found: the grid lines do not fit together";
 			return false;
 		}
 	}
-	ltr(o, "locate: support %.2f residual %.2f px", support, resid);
+	ltr(o, "locate: support %.2f residual %.2f px (%.2f without the worst tenth of the lines)", support, resid, trim);
 	*support_out = support;
 	*resid_out = resid;
+	*trim_out = trim;
 	memcpy(H_out, H, sizeof H);
 	return true;
 }
@@ -1104,23 +1119,26 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 			for (int v = u + 1; v < npk; v++) {
 				if (angdiff(pk[u], pk[v]) < 30)
 					continue;
-				double Ht[9], sup, res;
+				double Ht[9], sup, res, trim;
 				const char *w = NULL;
-				bool ok = try_pair(opts, memo, s, nseg, &fr, pk[u], pk[v], pk, npk, N, false, power, Ht, &sup, &res, &w);
+				bool ok = try_pair(opts, memo, s, nseg, &fr, pk[u], pk[v], pk, npk, N, false, power, Ht, &sup, &res,
+				                   &trim, &w);
 				if ((!ok || res > 3) && power == 2 && !(opts && opts->halve_dense)) {
 					/* again with each family's lines only within the
 					 * other's reach (a floor's seams beside the board;
 					 * not in the search again for a lattice twice too
 					 * dense, which follows a lattice that fitted) */
-					double Hc[9], supc, resc;
+					double Hc[9], supc, resc, trimc;
 					const char *wc = NULL;
-					if (try_pair(opts, memo, s, nseg, &fr, pk[u], pk[v], pk, npk, N, true, power, Hc, &supc, &resc, &wc) &&
+					if (try_pair(opts, memo, s, nseg, &fr, pk[u], pk[v], pk, npk, N, true, power, Hc, &supc, &resc,
+					             &trimc, &wc) &&
 					    resc <= 3) {
 						ltr(opts, "locate: the lines clipped to each other's reach fit");
 						ok = true;
 						memcpy(Ht, Hc, sizeof Ht);
 						sup = supc;
 						res = resc;
+						trim = trimc;
 					}
 				}
 				if (!ok) {
@@ -1128,7 +1146,11 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 						why = w;
 					continue;
 				}
-				if (res > 3) { /* lines that do not meet on a grid */
+				/* lines that do not meet on a grid: the lines' distance
+				 * from it, all but the worst tenth (a few lines' fits
+				 * drawn off by a bamboo board's seams or a floor's
+				 * beside them do not make the rest irregular) */
+				if (trim > 3) {
 					if (best < 0 && power == 2)
 						why = "no board found: the lines do not form a regular grid";
 					continue;

@@ -287,6 +287,15 @@
  * grid's every other line is not that empty (but at 8 px a cell, few
  * segments may make it so: not asked in every search). */
 #define GV_LOCATE_HALF_EMPTY 0.1
+/* A pair of line families fits a regular grid when its lines lie within 3
+ * working pixels (RMS) of the grid fitted to them: all of them, for
+ * ranking the pairs and for asking the lines again clipped to each other's
+ * reach; without the worst tenth (this share) for the verdict "the lines
+ * do not form a regular grid": a bamboo board's glue seams or a floor's
+ * plank seams beside a few lines draw those lines' fits off, the rest
+ * still lie on the grid. By reasoning (two of a family's 19 lines), not
+ * scored on any photo before it was chosen. */
+#define GV_LOCATE_RESID_TRIM 0.1
 /* Where nothing is found at the working size (the lines, the lines halved
  * and the outline all fail), gv_detect searches the lines once more on a
  * copy of this many pixels on its longer side (photos larger than it): a
