@@ -111,6 +111,12 @@ if [ -x "$render" ]; then
 		rows=$(grep -o '"size":[0-9]*' "$r/truth.jsonl" | head -n 1 | cut -d: -f2)
 		grep -v '^@' "$r/truth.log" | tail -n "$rows" >"$dir/$name.txt"
 	}
+	# goref eval of DIR: its PHOTOS photos all found, their POINTS points
+	# all right
+	all_right() { # NAME DIR PHOTOS POINTS
+		run "$1" 0 "$goref" eval --json "$2"
+		has "$1" out "\"total\":{\"photos\":$3,\"boards_found\":$3,\"points\":$4,\"points_right\":$4"
+	}
 	# the diagram goref printed ($tmp/out) must be TRUTH's
 	reads_as() { # NAME TRUTH
 		if diff -q "$tmp/out" "$2" >/dev/null; then ok; else
@@ -150,8 +156,7 @@ if [ -x "$render" ]; then
 	scene310="--seed 310 --tilt 31.6 --board-thickness 24 --stone-height 6.3 --width 1920 --height 1080 --zoom 0.85"
 	# shellcheck disable=SC2086
 	last_position "$tmp/edge" p310 "$fx/selfplay/19x19-s0203.sgf" $scene310
-	run "eval a board's edge beside its outer line" 0 "$goref" eval --json "$tmp/edge"
-	has "eval a board's edge beside its outer line" out '"total":{"photos":1,"boards_found":1,"points":361,"points_right":361'
+	all_right "eval a board's edge beside its outer line" "$tmp/edge" 1 361
 	# the same kind of lattice, a column over with its outer column on the
 	# board's edge and the true outer line on the other side under stones,
 	# where the outline does not turn it down: scene 310 with bowls and
@@ -164,8 +169,7 @@ if [ -x "$render" ]; then
 	last_position "$tmp/edge2" p310c "$fx/selfplay/19x19-s0203.sgf" $scene310 --clutter
 	last_position "$tmp/edge2" p313 "$fx/selfplay/19x19-s0206.sgf" --seed 313 --tilt 58.9 --board-thickness 31 \
 		--stone-height 5.2 --width 640 --height 480 --zoom 0.91 --floor
-	run "eval an outer line on the board's edge" 0 "$goref" eval --json "$tmp/edge2"
-	has "eval an outer line on the board's edge" out '"total":{"photos":2,"boards_found":2,"points":722,"points_right":722'
+	all_right "eval an outer line on the board's edge" "$tmp/edge2" 2 722
 	# a thin board on a pale floor (samples/eval_scenes.py's seed 406, 52
 	# degrees, no thickness): its edge's dark bevel lies about a cell
 	# beyond the bottom line and passed for the grid's own line there, so
@@ -174,8 +178,7 @@ if [ -x "$render" ]; then
 	# (GV_PROOF_BEYOND_CROSS): found, and every point right
 	last_position "$tmp/thin" p406 "$fx/selfplay/19x19-s0214.sgf" --seed 406 --tilt 52.4 --board-thickness 0 \
 		--stone-height 5.5 --width 640 --height 480 --zoom 0.86 --floor
-	run "eval a thin board's edge a cell beyond its outer line" 0 "$goref" eval --json "$tmp/thin"
-	has "eval a thin board's edge a cell beyond its outer line" out '"total":{"photos":1,"boards_found":1,"points":361,"points_right":361'
+	all_right "eval a thin board's edge a cell beyond its outer line" "$tmp/thin" 1 361
 	# a 19x19 board a third of a 1920x1080 photo wide on a pale floor
 	# (samples/eval_scenes.py's seed 1057, 30 degrees): at 800 px its
 	# cells are 17 px, its lines cut by the stones into pieces shorter
@@ -185,8 +188,7 @@ if [ -x "$render" ]; then
 	# every point right
 	last_position "$tmp/fine" p1057 "$fx/selfplay/19x19-s0218.sgf" --seed 1057 --tilt 30.6 --board-thickness 21 \
 		--stone-height 5.0 --width 1920 --height 1080 --zoom 0.98 --floor
-	run "eval a large photo's small cells on a floor" 0 "$goref" eval --json "$tmp/fine"
-	has "eval a large photo's small cells on a floor" out '"total":{"photos":1,"boards_found":1,"points":361,"points_right":361'
+	all_right "eval a large photo's small cells on a floor" "$tmp/fine" 1 361
 	# a 19x19 on a pale floor with bowls beside it (samples/eval_scenes.py's
 	# seed 1058 with clutter, 29 degrees): the lines' lattice lies a few
 	# pixels off at its bottom-left, its lines missed on the spans of one
@@ -196,8 +198,7 @@ if [ -x "$render" ]; then
 	# every point right
 	last_position "$tmp/asfound" p1058c "$fx/selfplay/19x19-s0219.sgf" --seed 1058 --tilt 29.5 \
 		--board-thickness 53 --stone-height 5.2 --width 1280 --height 720 --zoom 0.82 --floor --clutter
-	run "eval a lattice a few pixels off, polished as found" 0 "$goref" eval --json "$tmp/asfound"
-	has "eval a lattice a few pixels off, polished as found" out '"total":{"photos":1,"boards_found":1,"points":361,"points_right":361'
+	all_right "eval a lattice a few pixels off, polished as found" "$tmp/asfound" 1 361
 	# boards whose outer lines are nearly all under stones, where the
 	# points a line beyond are not empty and no outline bounds the grid:
 	# a 9x9 on a pale floor with bowls beside it, 144 mm thick, its left
@@ -212,8 +213,7 @@ if [ -x "$render" ]; then
 		--stone-height 7.9 --width 1920 --height 1080 --zoom 0.88 --floor --clutter
 	last_position "$tmp/byedge" p2043c "$fx/selfplay/19x19-s0220.sgf" --seed 2043 --tilt 33.5 \
 		--board-thickness 156 --stone-height 5.5 --width 1920 --height 1080 --zoom 0.84 --clutter
-	run "eval boards bounded by their own edges" 0 "$goref" eval --json "$tmp/byedge"
-	has "eval boards bounded by their own edges" out '"total":{"photos":2,"boards_found":2,"points":442,"points_right":442'
+	all_right "eval boards bounded by their own edges" "$tmp/byedge" 2 442
 	# a 9x9 at 45 degrees with stones 9 mm high (samples/eval_scenes.py's
 	# seed 342): the lines' lattice twice too dense in one family, and
 	# halved, a column off: two outer lines under stones, and the board's
@@ -223,8 +223,7 @@ if [ -x "$render" ]; then
 	# board found before)
 	last_position "$tmp/moved" p342 "$fx/selfplay/9x9-s0007.sgf" --seed 342 --tilt 45.4 --board-thickness 34 \
 		--stone-height 9.0 --width 1280 --height 720 --zoom 0.89
-	run "eval a lattice moved as its outline says" 0 "$goref" eval --json "$tmp/moved"
-	has "eval a lattice moved as its outline says" out '"total":{"photos":1,"boards_found":1,"points":81,"points_right":81'
+	all_right "eval a lattice moved as its outline says" "$tmp/moved" 1 81
 	# the same scene as p1057 above with bowls beside the board (seed 1057
 	# with clutter): every lattice moved a line fails; the one whose lines
 	# show most, polished, stops a line short (the board's lines go on
@@ -232,8 +231,7 @@ if [ -x "$render" ]; then
 	# is (shift_search): found, every point right (no board found before)
 	last_position "$tmp/moved" p1057c "$fx/selfplay/19x19-s0218.sgf" --seed 1057 --tilt 30.6 --board-thickness 21 \
 		--stone-height 5.0 --width 1920 --height 1080 --zoom 0.98 --floor --clutter
-	run "eval a polished lattice moved on where the lines go on" 0 "$goref" eval --json "$tmp/moved"
-	has "eval a polished lattice moved on where the lines go on" out '"total":{"photos":2,"boards_found":2,"points":442,"points_right":442'
+	all_right "eval a polished lattice moved on where the lines go on" "$tmp/moved" 2 442
 	# a 19x19 183 mm thick at 55 degrees with bowls beside it (seed 2042
 	# with clutter): found only at 1280 px, two columns off, its left
 	# outer lines on the board's side and the right ones under stones;
@@ -244,8 +242,7 @@ if [ -x "$render" ]; then
 	# (no board found before)
 	last_position "$tmp/byedge2" p2042c "$fx/selfplay/19x19-s0220.sgf" --seed 2042 --tilt 54.8 \
 		--board-thickness 183 --stone-height 5.0 --width 1280 --height 720 --zoom 0.93 --clutter
-	run "eval a lattice moved as the board's edge says" 0 "$goref" eval --json "$tmp/byedge2"
-	has "eval a lattice moved as the board's edge says" out '"total":{"photos":1,"boards_found":1,"points":361,"points_right":361'
+	all_right "eval a lattice moved as the board's edge says" "$tmp/byedge2" 1 361
 	# boards found only by the lines at 1280 px, their lattice there a few
 	# pixels off or a line short: a 19x19 bamboo board 142 mm thick on a
 	# pale floor (seed 5057 with --bamboo, 37 degrees; at 800 px a lattice
@@ -258,8 +255,7 @@ if [ -x "$render" ]; then
 		--board-thickness 142 --stone-height 6.2 --width 1280 --height 720 --zoom 0.97 --floor --bamboo
 	last_position "$tmp/finemoved" p2059c "$fx/selfplay/19x19-s0203.sgf" --seed 2059 --tilt 41.0 \
 		--board-thickness 114 --stone-height 7.4 --width 1280 --height 720 --zoom 1.00 --floor --clutter
-	run "eval a fine search's lattice polished and moved" 0 "$goref" eval --json "$tmp/finemoved"
-	has "eval a fine search's lattice polished and moved" out '"total":{"photos":2,"boards_found":2,"points":722,"points_right":722'
+	all_right "eval a fine search's lattice polished and moved" "$tmp/finemoved" 2 722
 	# a 19x19 bamboo board with no thickness on a pale floor at 37 degrees
 	# (seed 5031 with --bamboo) and a 9x9 bamboo board with bowls beside
 	# it (seed 1047 with clutter and --bamboo): a few lines' fits drawn
@@ -272,8 +268,7 @@ if [ -x "$render" ]; then
 		--stone-height 7.3 --width 640 --height 480 --zoom 0.81 --floor --bamboo
 	last_position "$tmp/seams" p1047cb "$fx/selfplay/9x9-s0009.sgf" --seed 1047 --tilt 38.1 --board-thickness 33 \
 		--stone-height 5.6 --width 1280 --height 720 --zoom 0.82 --floor --clutter --bamboo
-	run "eval lines beside a bamboo board's seams" 0 "$goref" eval --json "$tmp/seams"
-	has "eval lines beside a bamboo board's seams" out '"total":{"photos":2,"boards_found":2,"points":442,"points_right":442'
+	all_right "eval lines beside a bamboo board's seams" "$tmp/seams" 2 442
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the
