@@ -269,6 +269,15 @@ if [ -x "$render" ]; then
 	last_position "$tmp/seams" p1047cb "$fx/selfplay/9x9-s0009.sgf" --seed 1047 --tilt 38.1 --board-thickness 33 \
 		--stone-height 5.6 --width 1280 --height 720 --zoom 0.82 --floor --clutter --bamboo
 	all_right "eval lines beside a bamboo board's seams" "$tmp/seams" 2 442
+	# a 9x9 bamboo board with bowls beside it at 34 degrees (seed 6034 with
+	# clutter and --bamboo): the lines' lattice two columns off, moved
+	# whole, passes, but keeps the slant of the lines it was fitted to: a
+	# quarter of a cell off at its top-right corner, where a black stone
+	# read empty, sure. Polished on its empty points once it passes
+	# (shift_search): every point right (80 of 81 before)
+	last_position "$tmp/movedpolish" p6034cb "$fx/selfplay/9x9-s0007.sgf" --seed 6034 --tilt 33.7 \
+		--board-thickness 53 --stone-height 6.7 --width 1920 --height 1080 --zoom 0.93 --clutter --bamboo
+	all_right "eval a lattice moved whole, then polished" "$tmp/movedpolish" 1 81
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the

@@ -644,6 +644,7 @@ static int shift_search(const gv_image *img, const gv_image *grey_work, const gv
 	static const int moves[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {2, 0}, {-2, 0}, {0, 2}, {0, -2}};
 	int nmoves = reach > 1 ? 8 : 4;
 	int found = -1, best = -1;
+	bool moved_whole = false; /* found among the moves, not polished */
 	gv_detection dk, db;
 	gv_grid gk, gb;
 	char en[300];
@@ -658,6 +659,7 @@ static int shift_search(const gv_image *img, const gv_image *grey_work, const gv
 			if (found >= 0)
 				return GV_ENOTFOUND;
 			found = t;
+			moved_whole = true;
 			dk = dn;
 			gk = gn;
 		} else if (rn == GV_ENOTFOUND && dn.proof.span_share >= GV_SHIFT_REFINE_SPANS &&
@@ -703,6 +705,20 @@ static int shift_search(const gv_image *img, const gv_image *grey_work, const gv
 	}
 	if (found < 0)
 		return GV_ENOTFOUND;
+	if (moved_whole) {
+		/* a lattice moved whole that passes keeps the slant of the
+		 * wrong lines it was fitted to: polished on its empty points,
+		 * and taken so where that passes too */
+		gv_grid gp = gk;
+		gv_detection dp = dk;
+		int rp = read_polished(img, grey_work, &gp, size, opts, coarse, &dp, en, sizeof en);
+		if (rp == GV_OK) {
+			gk = gp;
+			dk = dp;
+		} else if (rp != GV_ENOTFOUND) {
+			return shift_error(rp, en, err, cap);
+		}
+	}
 	int rq = outline_contradicts(img, grey_work, &gk, size, opts, "the moved lattice", err, cap);
 	if (rq != GV_OK)
 		return rq;
