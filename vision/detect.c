@@ -644,7 +644,6 @@ static int shift_search(const gv_image *img, const gv_image *grey_work, const gv
 	static const int moves[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {2, 0}, {-2, 0}, {0, 2}, {0, -2}};
 	int nmoves = reach > 1 ? 8 : 4;
 	int found = -1, best = -1;
-	bool moved_whole = false; /* found among the moves, not polished */
 	gv_detection dk, db;
 	gv_grid gk, gb;
 	char en[300];
@@ -659,7 +658,6 @@ static int shift_search(const gv_image *img, const gv_image *grey_work, const gv
 			if (found >= 0)
 				return GV_ENOTFOUND;
 			found = t;
-			moved_whole = true;
 			dk = dn;
 			gk = gn;
 		} else if (rn == GV_ENOTFOUND && dn.proof.span_share >= GV_SHIFT_REFINE_SPANS &&
@@ -671,6 +669,7 @@ static int shift_search(const gv_image *img, const gv_image *grey_work, const gv
 			return shift_error(rn, en, err, cap);
 		}
 	}
+	bool moved_whole = found >= 0; /* found among the moves, not polished */
 	/* the moved lattice whose lines show most, polished; then the lattice
 	 * as found, polished alike (on its reading's empty points) */
 	for (int pass = 0; pass < 2 && found < 0; pass++) {

@@ -624,9 +624,9 @@ static bool refine(const seg *s, int n, int N, double H[9], double *support, dou
 	if (!gv_h_fit(src, dst, m, Hn))
 		return false;
 	memcpy(H, Hn, sizeof Hn);
-	/* residual: the supported lines' distance from the new grid */
-	double se = 0, sw = 0;
-	double perl[38];
+	/* residual: the supported lines' distance from the new grid (each
+	 * line's mean square at its two ends) */
+	double perl[2 * 19];
 	int npl = 0;
 	for (int d = 0; d < 2; d++)
 		for (int k = 0; k < N; k++) {
@@ -642,17 +642,18 @@ static bool refine(const seg *s, int n, int N, double H[9], double *support, dou
 			}
 			const double *l = lines[d][k];
 			double ea = l[0] * ax + l[1] * ay + l[2], eb = l[0] * bx + l[1] * by + l[2];
-			se += ea * ea + eb * eb;
-			sw += 2;
 			perl[npl++] = (ea * ea + eb * eb) / 2;
 		}
-	*resid = sw > 0 ? sqrt(se / sw) : 0;
+	double t = 0;
+	for (int q = 0; q < npl; q++)
+		t += perl[q];
+	*resid = npl ? sqrt(t / npl) : 0;
 	/* the same without the worst tenth of the lines (GV_LOCATE_RESID_TRIM) */
 	*resid_trim = *resid;
 	if (npl >= 10) {
 		qsort(perl, (size_t)npl, sizeof *perl, gv_cmp_double);
 		int keep = npl - (int)(npl * GV_LOCATE_RESID_TRIM);
-		double t = 0;
+		t = 0;
 		for (int q = 0; q < keep; q++)
 			t += perl[q];
 		*resid_trim = sqrt(t / keep);
@@ -960,6 +961,39 @@ static bool try_pair(const gv_locate_opts *o, fit_memo *memo, seg *s, int nseg, 
 	return true;
 }
 
+/* The line segments of the grey working copy small into raw (4 floats a
+ * segment, up to MAX_SEGS) and *nseg: its ridge image (written to dump_png
+ * when not NULL) and that image's Hough segments. 0, GV_ENOMEM or the
+ * Hough transform's code. */
+static int find_segments(const gv_image *small, const char *dump_png, float *raw, int *nseg)
+{
+	gv_image bin = {0};
+	int rc = gv_image_alloc(&bin, small->width, small->height, 1);
+	if (rc)
+		return rc;
+	/* dim light scales every contrast down: the line threshold follows the
+	 * brightness of the brightest tenth of the picture (the board, as a rule) */
+	long hist_g[256] = {0};
+	for (int y = 0; y < small->height; y++)
+		for (int x = 0; x < small->width; x++)
+			hist_g[*gv_px(small, x, y)]++;
+	long need = (long)small->width * small->height / 10, acc = 0;
+	int p90 = 255;
+	while (p90 > 0 && acc + hist_g[p90] < need)
+		acc += hist_g[p90--];
+	int thresh = (int)lround(12.0 * p90 / 170);
+	thresh = thresh < 4 ? 4 : thresh > 12 ? 12 : thresh;
+	rc = ridge(small, &bin, thresh);
+	if (!rc) {
+		if (dump_png)
+			gv_png_write(dump_png, &bin, NULL, 0);
+		int longw = small->width > small->height ? small->width : small->height;
+		rc = gv_hough_segments(&bin, 1, M_PI / 180, 20, fmax(10, longw * 0.02), 2, raw, MAX_SEGS, nseg);
+	}
+	gv_image_free(&bin);
+	return rc;
+}
+
 void gv_segments_free(gv_segments *s)
 {
 	if (s) {
@@ -981,7 +1015,7 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 		set_err(err, cap, "locate: the size must be 5..19 and the working size at least 100");
 		return GV_EINVAL;
 	}
-	gv_image own = {0}, bin = {0};
+	gv_image own = {0};
 	seg *s = NULL;
 	float *raw = NULL;
 	fit_memo *memo = NULL;
@@ -992,21 +1026,6 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 	if (rc)
 		goto fail;
 	double scale = (double)small->width / img->width;
-	rc = gv_image_alloc(&bin, small->width, small->height, 1);
-	if (rc)
-		goto fail;
-	/* dim light scales every contrast down: the line threshold follows the
-	 * brightness of the brightest tenth of the picture (the board, as a rule) */
-	long hist_g[256] = {0};
-	for (int y = 0; y < small->height; y++)
-		for (int x = 0; x < small->width; x++)
-			hist_g[*gv_px(small, x, y)]++;
-	long need = (long)small->width * small->height / 10, acc = 0;
-	int p90 = 255;
-	while (p90 > 0 && acc + hist_g[p90] < need)
-		acc += hist_g[p90--];
-	int thresh = (int)lround(12.0 * p90 / 170);
-	thresh = thresh < 4 ? 4 : thresh > 12 ? 12 : thresh;
 	int longw = small->width > small->height ? small->width : small->height;
 	int nseg = 0;
 	s = malloc(sizeof(seg) * MAX_SEGS);
@@ -1020,17 +1039,12 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 		nseg = kept->count;
 		raw = kept->raw;
 	} else {
-		rc = ridge(small, &bin, thresh);
-		if (rc)
-			goto fail;
-		if (opts && opts->dump_png)
-			gv_png_write(opts->dump_png, &bin, NULL, 0);
 		raw = malloc(sizeof(float) * 4 * MAX_SEGS);
 		if (!raw) {
 			rc = GV_ENOMEM;
 			goto fail;
 		}
-		rc = gv_hough_segments(&bin, 1, M_PI / 180, 20, fmax(10, longw * 0.02), 2, raw, MAX_SEGS, &nseg);
+		rc = find_segments(small, opts ? opts->dump_png : NULL, raw, &nseg);
 		if (rc)
 			goto fail;
 		if (kept && !kept->raw) {
@@ -1198,7 +1212,6 @@ out:
 	free(memo);
 	free(s);
 	gv_image_free(&own);
-	gv_image_free(&bin);
 	return rc;
 }
 
