@@ -14,7 +14,10 @@ while [ $# -gt 1 ]; do
 	*) break ;;
 	esac
 done
-[ $# -eq 1 ] && [ -d "$1" ] || { echo "usage: $0 [-b BUILD] DIR (a folder of photos)" >&2; exit 64; }
+if [ $# -ne 1 ] || [ ! -d "$1" ]; then
+	echo "usage: $0 [-b BUILD] DIR (a folder of photos)" >&2
+	exit 64
+fi
 command -v valgrind >/dev/null || { echo "$0: needs valgrind" >&2; exit 2; }
 [ -x "$build/goref-detect" ] || { echo "$0: no $build/goref-detect (build it first)" >&2; exit 2; }
 out=$(mktemp -d)
