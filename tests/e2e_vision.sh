@@ -278,6 +278,16 @@ if [ -x "$render" ]; then
 	last_position "$tmp/movedpolish" p6034cb "$fx/selfplay/9x9-s0007.sgf" --seed 6034 --tilt 33.7 \
 		--board-thickness 53 --stone-height 6.7 --width 1920 --height 1080 --zoom 0.93 --clutter --bamboo
 	all_right "eval a lattice moved whole, then polished" "$tmp/movedpolish" 1 81
+	# a 13x13 bamboo board at 35 degrees whose strips' glue seams run
+	# halfway between its columns (seed 6049 with --bamboo): the lines'
+	# lattice twice too dense across passed every test of the lines (a
+	# line on every span) and read 119 of 169 points right. Its cells
+	# would have to be 1.75 times as long as wide for any camera to see
+	# them so (gv_h_cell_aspects, GV_PROOF_ASPECT_MAX): turned down, the
+	# board's outline finds it, every point right
+	last_position "$tmp/aspect" p6049b "$fx/selfplay/13x13-s0106.sgf" --seed 6049 --tilt 35.2 \
+		--board-thickness 50 --stone-height 6.7 --width 1024 --height 768 --zoom 0.82 --bamboo
+	all_right "eval a lattice no camera sees as a board's" "$tmp/aspect" 1 169
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the

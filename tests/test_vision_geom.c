@@ -8,6 +8,7 @@
 #include "geom.h"
 #include "image.h"
 #include "sortf.h"
+#include "tuning.h"
 
 static void test_four_corners_round_trip(void **s)
 {
@@ -142,6 +143,60 @@ static void test_bilinear_sampler(void **st)
 	}
 }
 
+/* A board of cells 2.35 cm across by 2.5 along (article 32) seen by a
+ * pinhole camera, its principal point at the photo's centre: H as the
+ * corners give it. */
+static void camera_view(double tilt_deg, double turn_deg, double f, double dist, double H[9])
+{
+	const int n = 18, w = 1280, h = 720;
+	const double cu = 2.35, cv = 2.5;
+	const double pi = 3.14159265358979323846;
+	double t = tilt_deg * pi / 180, r = turn_deg * pi / 180;
+	double corners[8];
+	for (int k = 0; k < 4; k++) {
+		int gi = (k == 1 || k == 2) ? n : 0, gj = k >= 2 ? n : 0;
+		/* the board centred on the origin in its plane z = 0 */
+		double X = (gi - n / 2.0) * cu, Y = (gj - n / 2.0) * cv;
+		/* turned about the vertical, then seen from a camera tilted
+		 * about its x axis, dist away from the board's centre */
+		double xr = X * cos(r) - Y * sin(r), yr = X * sin(r) + Y * cos(r);
+		double yc = yr * cos(t), zc = dist + yr * sin(t);
+		corners[2 * k] = f * xr / zc + (w - 1) / 2.0;
+		corners[2 * k + 1] = f * yc / zc + (h - 1) / 2.0;
+	}
+	assert_true(gv_h_from_corners(corners, n + 1, H));
+}
+
+static void test_cell_aspects(void **st)
+{
+	(void)st;
+	const double tilts[] = {0, 10, 30, 45, 60}, turns[] = {0, 7, 30, 90}, focals[] = {700, 1100, 2000};
+	for (size_t a = 0; a < sizeof tilts / sizeof tilts[0]; a++)
+		for (size_t b = 0; b < sizeof turns / sizeof turns[0]; b++)
+			for (size_t c = 0; c < sizeof focals / sizeof focals[0]; c++) {
+				double H[9], lo, hi;
+				camera_view(tilts[a], turns[b], focals[c], 75, H);
+				gv_h_cell_aspects(H, 1280, 720, &lo, &hi);
+				/* the board's own cells (2.5 / 2.35) are among those
+				 * the camera could see so */
+				assert_true(lo <= 2.5 / 2.35 + 1e-6 && hi >= 2.5 / 2.35 - 1e-6);
+				/* a lattice twice too dense across (its cells half as
+				 * wide: 2.5 / 1.175 = 2.13 along over across): those
+				 * cells are among the camera's too, and where the
+				 * board's rows run across the view (not turned a
+				 * quarter) at 10 or 30 degrees, no cell near square is */
+				double S[9] = {0.5, 0, 0, 0, 1, 0, 0, 0, 1}, H2[9];
+				gv_h_mul(H, S, H2);
+				gv_h_cell_aspects(H2, 1280, 720, &lo, &hi);
+				assert_true(lo <= 2.5 / 1.175 + 1e-6 && hi >= 2.5 / 1.175 - 1e-6);
+				if ((tilts[a] == 10 || tilts[a] == 30) && turns[b] != 90)
+					assert_true(lo > GV_PROOF_ASPECT_MAX);
+				/* straight above nothing is said */
+				if (tilts[a] == 0)
+					assert_true(lo == 0 && hi == HUGE_VAL);
+			}
+}
+
 static void test_selection_as_sorting(void **st)
 {
 	(void)st;
@@ -178,6 +233,7 @@ int main(void)
 		cmocka_unit_test(test_fit_many_points_with_rectangular_cells),
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_selection_as_sorting),
+		cmocka_unit_test(test_cell_aspects),
 		cmocka_unit_test(test_bilinear_sampler),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

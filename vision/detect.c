@@ -243,6 +243,21 @@ static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool pr
 	memcpy(out->corners, g->corners, sizeof g->corners);
 	out->support = g->support;
 	out->residual = g->residual;
+	if (prove) {
+		/* cells no camera could see as a board's (a lattice twice too
+		 * dense in one family) fail before they are read */
+		double lo, hi;
+		gv_h_cell_aspects(g->H, img->width, img->height, &lo, &hi);
+		double a = lo > 1 ? lo : hi < 1 ? 1 / hi : 1;
+		if (a > GV_PROOF_ASPECT_MAX) {
+			if (err && cap)
+				snprintf(err, cap,
+				         "no board found: the grid found cannot be a board's (its cells would be %.2f times as "
+				         "long one way as the other)",
+				         a);
+			return GV_ENOTFOUND;
+		}
+	}
 	gv_point_features *f = malloc(sizeof *f * (size_t)size * size);
 	if (!f) {
 		if (err && cap)

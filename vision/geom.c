@@ -231,3 +231,28 @@ bool gv_corners_check(const double c[8], int width, int height, char *err, size_
 	}
 	return true;
 }
+
+void gv_h_cell_aspects(const double H[9], int width, int height, double *lo, double *hi)
+{
+	*lo = 0;
+	*hi = HUGE_VAL;
+	if (fabs(H[8]) < 1e-15)
+		return;
+	double cx = (width - 1) / 2.0, cy = (height - 1) / 2.0;
+	/* H's first two columns with the principal point taken out: the
+	 * camera's rotation columns r1 and a r2, scaled by f in x and y */
+	double z1 = H[6] / H[8], z2 = H[7] / H[8];
+	double x1 = H[0] / H[8] - cx * z1, y1 = H[3] / H[8] - cy * z1;
+	double x2 = H[1] / H[8] - cx * z2, y2 = H[4] / H[8] - cy * z2;
+	double l1 = hypot(x1, y1), l2 = hypot(x2, y2);
+	/* no perspective to speak of (under a thousandth of the scale's change
+	 * over a hundred cells): nothing constrains a */
+	if (!(l1 > 0 && l2 > 0) || (fabs(z1) < 1e-5 && fabs(z2) < 1e-5))
+		return;
+	/* with s = 1 / a^2: N = s l2^2 - l1^2 and D = z1^2 - s z2^2 share a
+	 * sign where s lies between l1^2 / l2^2 and z1^2 / z2^2, so a between
+	 * l2 / l1 and |z2 / z1| */
+	double ra = l2 / l1, rb = fabs(z1) > 0 ? fabs(z2 / z1) : HUGE_VAL;
+	*lo = ra < rb ? ra : rb;
+	*hi = ra < rb ? rb : ra;
+}

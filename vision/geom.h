@@ -66,6 +66,18 @@ double gv_corners_cell_min(const double corners[8], int size);
  * corner's cells, seen at an angle, are larger than a far one's). */
 double gv_corners_cell_at(const double corners[8], int size, int k);
 
+/* The cells a pinhole camera could see as H (board coordinates in cells to
+ * pixels of a width x height photo), the camera's principal point at the
+ * photo's centre and its pixels square: a cell a times as long along the
+ * rows' direction (v) as across (u), for every a in [*lo, *hi] (*hi may be
+ * HUGE_VAL). From the two constraints on the camera's rotation (its
+ * columns' equal length and, with the focal length, f^2 = N / D with N and
+ * D both linear in 1 / a^2: only where they have one sign). A view from
+ * straight above constrains nothing: [0, HUGE_VAL]. A board's cells are
+ * 1.07 +- 0.05 (article 32); a lattice twice too dense in one family
+ * can only be a board's with a near 2 or 1/2. */
+void gv_h_cell_aspects(const double H[9], int width, int height, double *lo, double *hi);
+
 /* Whether four grid corners given by a person (x y clockwise from the
  * top-left, pixels) can be a grid in a width x height photo: numbers, inside
  * the photo, a convex quadrilateral in clockwise order (not crossed), not

@@ -66,6 +66,17 @@
 #ifndef GV_PROOF_MIN_STRIP_SHARE
 #define GV_PROOF_MIN_STRIP_SHARE 0.25
 #endif
+/* A grid whose cells no camera could see as a board's: for every cell
+ * aspect (along over across) a pinhole camera with its principal point at
+ * the photo's centre could see as this grid (gv_h_cell_aspects), the cells
+ * would be more than this many times as long one way as the other (a
+ * lattice twice too dense in one family: 2; a board's own cells 1.02 to
+ * 1.11, article 32). Set by reasoning, midway between 1.11 and 2 in
+ * proportion (sqrt 2.2); then seen: the grids found on every render set of
+ * the README and on ../shared/datasets need at most 1.073, the one found
+ * twice too dense (bamboo scene 6049, from a glue seam halfway between
+ * lines) 1.75. */
+#define GV_PROOF_ASPECT_MAX 1.48
 /* One and two cells beyond each outer line lies the margin: a lattice that
  * stops a line or two short of the real grid finds the real lines there
  * (both sides of the line brighter: the board's edge, a step, is no line).
