@@ -876,6 +876,75 @@ static int coarse_search(const gv_image *img, const gv_image *work800, const gv_
 	return rc;
 }
 
+/* The side of the board's outline (0 left, 1 top, 2 right, 3 bottom, as
+ * gv_outline_margins) nearest the camera: its longest. */
+static int outline_near_side(const double q[8])
+{
+	int near = 0;
+	double longest = 0;
+	for (int k = 0; k < 4; k++) {
+		int a = (k + 3) % 4;
+		double len = hypot(q[2 * k] - q[2 * a], q[2 * k + 1] - q[2 * a + 1]);
+		if (len > longest) {
+			longest = len;
+			near = k;
+		}
+	}
+	return near;
+}
+
+/* The grid from the board's outline (gv_locate_outline with lo) into *g,
+ * polished on the spans between the points read empty through it, as
+ * clicked corners are, within GV_OUTLINE_REFINE_REACH (once: a second and
+ * third round moved nothing on gobanwatcher/3), and read and proved into
+ * *d (*was_read: d holds a reading). 0 (proved), GV_ENOTFOUND, or
+ * GV_ENOMEM / GV_ECV (the outline could not be looked for), with a
+ * message in err. */
+static int outline_grid(const gv_image *img, const gv_locate_opts *lo, int size, const gv_detect_opts *opts,
+                        gv_grid *g, gv_detection *d, bool *was_read, char *err, size_t cap)
+{
+	*was_read = false;
+	int rc = gv_locate_outline(img, lo, g, err, cap);
+	dtr(opts, "detect: the outline's grid found");
+	if (rc) {
+		dtr(opts, "outline: %s", err);
+		return rc;
+	}
+	gv_point_features feat[19 * 19];
+	bool same = false; /* the polish kept the grid: its features stand */
+	unsigned char cells[19 * 19], empty[19 * 19];
+	if (gv_classify_features(img, g->H, size, feat) == GV_OK && gv_classify_decide(feat, size, cells, NULL) == GV_OK) {
+		double c[8];
+		memcpy(c, g->corners, sizeof c);
+		for (int k = 0; k < size * size; k++)
+			empty[k] = cells[k] == 0;
+		char why[200], e2[200];
+		gv_grid g2;
+		if (gv_refine_corners_shared(img, lo->grey_work, size, empty, c, GV_OUTLINE_REFINE_REACH, e2, sizeof e2) ==
+		        GV_OK &&
+		    gv_grid_from_corners(c, size, img->width, img->height, &g2, why, sizeof why) == GV_OK) {
+			g2.support = g->support;
+			g2.has_outline = g->has_outline;
+			memcpy(g2.outline, g->outline, sizeof g2.outline);
+			same = !memcmp(g2.H, g->H, sizeof g->H);
+			*g = g2;
+		}
+		dtr(opts, "outline: refined %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f", g->corners[0], g->corners[1],
+		    g->corners[2], g->corners[3], g->corners[4], g->corners[5], g->corners[6], g->corners[7]);
+	}
+	rc = read_grid(img, g, size, true, same ? feat : NULL, opts, d, err, cap);
+	*was_read = rc == GV_OK || rc == GV_ENOTFOUND;
+	dtr(opts,
+	    "outline: corners %.0f,%.0f %.0f,%.0f %.0f,%.0f %.0f,%.0f score %.3f; proof spans %.2f lines %.2f beyond %.2f "
+	    "outer missing %d; margins %.2f %.2f %.2f %.2f, %d stones off by %.2f, %d points in doubt: %s",
+	    g->corners[0], g->corners[1], g->corners[2], g->corners[3], g->corners[4], g->corners[5], g->corners[6],
+	    g->corners[7], g->support, d->proof.span_share, d->proof.line_share, d->proof.beyond_share,
+	    d->proof.outer_missing, d->proof.margin[0], d->proof.margin[1], d->proof.margin[2], d->proof.margin[3],
+	    d->proof.stones, d->proof.stone_off, d->proof.doubt,
+	    d->proof.ok ? (d->proof.by_stones ? "passed by the stones" : "passed") : "failed");
+	return rc;
+}
+
 int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts, char *err, size_t cap)
 {
 	if (!out || !rgb || !rgb->data || rgb->channels != 3) {
@@ -1054,10 +1123,34 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			dtr(opts, "detect: %s", err && cap ? err : "no board found by the lines");
 			char err2[300];
 			dtr(opts, "detect: the outline");
-			int rc2 = gv_locate_outline(img, &lo, &g, err2, sizeof err2);
-			dtr(opts, "detect: the outline's grid found");
-			if (rc2)
-				dtr(opts, "outline: %s", err2);
+			gv_detection d2;
+			bool was_read = false;
+			int rc2 = outline_grid(img, &lo, size, opts, &g, &d2, &was_read, err2, sizeof err2);
+			/* failed, or passed by its stones alone, with the margin on
+			 * the side nearest the camera short of the far one (a grid
+			 * that side too big, its stones' rims taken for its lines):
+			 * again with that margin held to the far one's */
+			if ((rc2 == GV_ENOTFOUND && was_read) || (!rc2 && d2.proof.by_stones)) {
+				int near = outline_near_side(g.outline);
+				if (d2.proof.margin[near] < d2.proof.margin[(near + 2) % 4] - GV_OUTLINE_NEAR_SLACK) {
+					gv_locate_opts lt = lo;
+					lt.near_tied = 1;
+					gv_grid g3;
+					gv_detection d3;
+					bool read3 = false;
+					char err3[300];
+					dtr(opts, "detect: the outline, its near margin held to the far one's");
+					int r3 = outline_grid(img, &lt, size, opts, &g3, &d3, &read3, err3, sizeof err3);
+					if (r3 == GV_ENOMEM || r3 == GV_ECV) {
+						rc2 = r3;
+						snprintf(err2, sizeof err2, "%s", err3);
+					} else if (!r3 && !d3.proof.by_stones) {
+						rc2 = r3;
+						g = g3;
+						d2 = d3;
+					}
+				}
+			}
 			if (rc2 == GV_ENOMEM || rc2 == GV_ECV) {
 				/* not "no board": the outline could not be looked for */
 				if (err && cap)
@@ -1065,48 +1158,9 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 				rc = rc2;
 				goto done;
 			}
-			gv_point_features feat[19 * 19];
-			bool same = false; /* the polish kept the grid: its features stand */
 			if (!rc2) {
-				/* polished on the spans between the points read empty
-				 * through it, as clicked corners are, within
-				 * GV_OUTLINE_REFINE_REACH (once: a second and third
-				 * round moved nothing on gobanwatcher/3) */
-				unsigned char cells[19 * 19], empty[19 * 19];
-				if (gv_classify_features(img, g.H, size, feat) == GV_OK &&
-				    gv_classify_decide(feat, size, cells, NULL) == GV_OK) {
-					double c[8];
-					memcpy(c, g.corners, sizeof c);
-					for (int k = 0; k < size * size; k++)
-						empty[k] = cells[k] == 0;
-					char why[200];
-					gv_grid g2;
-					if (gv_refine_corners_shared(img, lo.grey_work, size, empty, c, GV_OUTLINE_REFINE_REACH, err2,
-					                             sizeof err2) == GV_OK &&
-					    gv_grid_from_corners(c, size, img->width, img->height, &g2, why, sizeof why) == GV_OK) {
-						g2.support = g.support;
-						g2.has_outline = g.has_outline;
-						memcpy(g2.outline, g.outline, sizeof g2.outline);
-						same = !memcmp(g2.H, g.H, sizeof g.H);
-						g = g2;
-					}
-					dtr(opts, "outline: refined %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f", g.corners[0], g.corners[1],
-					    g.corners[2], g.corners[3], g.corners[4], g.corners[5], g.corners[6], g.corners[7]);
-				}
-			}
-			if (!rc2) {
-				gv_detection d2;
-				rc2 = read_grid(img, &g, size, true, same ? feat : NULL, opts, &d2, err2, sizeof err2);
-				dtr(opts, "outline: corners %.0f,%.0f %.0f,%.0f %.0f,%.0f %.0f,%.0f score %.3f; proof spans %.2f lines %.2f beyond %.2f outer missing %d; margins %.2f %.2f %.2f %.2f, %d stones off by %.2f, %d points in doubt: %s",
-				    g.corners[0], g.corners[1], g.corners[2], g.corners[3], g.corners[4], g.corners[5], g.corners[6],
-				    g.corners[7], g.support, d2.proof.span_share, d2.proof.line_share, d2.proof.beyond_share,
-				    d2.proof.outer_missing, d2.proof.margin[0], d2.proof.margin[1], d2.proof.margin[2],
-				    d2.proof.margin[3], d2.proof.stones, d2.proof.stone_off, d2.proof.doubt,
-				    d2.proof.ok ? (d2.proof.by_stones ? "passed by the stones" : "passed") : "failed");
-				if (!rc2) {
-					*out = d2;
-					rc = GV_OK;
-				}
+				*out = d2;
+				rc = GV_OK;
 			}
 		}
 		if (rc == GV_ENOTFOUND && located && lines_read.proof.span_share >= GV_SHIFT_MIN_SPANS) {

@@ -57,6 +57,13 @@ typedef struct gv_locate_opts {
 	   there; off by default (gv_detect asks it of a photo whose first
 	   grid failed its proof) */
 	int halve_dense;
+	/* gv_locate_outline: the margin on the outline's side nearest the
+	   camera (its longest) at least the far side's less
+	   GV_OUTLINE_NEAR_SLACK (that side may show the board's front face
+	   too, never less of the top); off by default (gv_detect asks it
+	   where the outline's grid fails or passes by its stones alone with
+	   the near margin short) */
+	int near_tied;
 	/* optional: segments found on this photo before (gv_segments), used
 	   when they were found at this working size, and filled by the first
 	   search when empty; NULL: found here each time */

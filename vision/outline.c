@@ -149,14 +149,17 @@ static void grid_in_quad(const double Q[9], int n, const double m[4], double H[9
 }
 
 /* Best margins for one family (fam 1: left and right, fam 0: top and bottom)
- * with the other family's at m's values: every pair of margins on steps of
+ * with the other family's at m's values (side near, where it is one of
+ * them, held to at least the other less GV_OUTLINE_NEAR_SLACK; near -1:
+ * none): every pair of margins on steps of
  * GV_OUTLINE_FINE cells over the whole range (a coarse-to-fine search fell
  * into the wrong basin: the score's peak is a few hundredths of a cell
  * wide), scored on a profile of the ridge across the quad measured once:
  * prof[k] the mean ridge along the family's line at the fraction
  * k / (GV_OUTLINE_PROF - 1) of the quad, sampled in the spans of the other
  * family's lattice as it stands. */
-static double best_margins(const gv_image *g, const double Q[9], int n, int fam, double m[4], const double maxm[4])
+static double best_margins(const gv_image *g, const double Q[9], int n, int fam, double m[4], const double maxm[4],
+                           int near)
 {
 	int lo = fam ? 0 : 1, hi = fam ? 2 : 3;
 	double H[9];
@@ -181,6 +184,8 @@ static double best_margins(const gv_image *g, const double Q[9], int n, int fam,
 	for (int ia = 0; ia <= sa; ia++)
 		for (int ib = 0; ib <= sb; ib++) {
 			double a = GV_OUTLINE_MIN_MARGIN + ia * GV_OUTLINE_FINE, b = GV_OUTLINE_MIN_MARGIN + ib * GV_OUTLINE_FINE;
+			if ((near == lo && a < b - GV_OUTLINE_NEAR_SLACK) || (near == hi && b < a - GV_OUTLINE_NEAR_SLACK))
+				continue; /* near < 0: untied */
 			double sum = 0, outer = 1e9;
 			for (int line = 0; line < n; line++) {
 				double x = (line + a) / (n - 1 + a + b) * (GV_OUTLINE_PROF - 1);
@@ -346,8 +351,8 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 				maxm[k] = k == near ? GV_OUTLINE_MAX_MARGIN_NEAR : GV_OUTLINE_MAX_MARGIN;
 			/* each family's margins with the other's as they stand; twice */
 			for (int pass = 0; pass < 2; pass++) {
-				best_margins(small, Q, size, 1, m, maxm);
-				best_margins(small, Q, size, 0, m, maxm);
+				best_margins(small, Q, size, 1, m, maxm, opts && opts->near_tied ? near : -1);
+				best_margins(small, Q, size, 0, m, maxm, opts && opts->near_tied ? near : -1);
 			}
 			otr(opts, "outline: margins l %.2f t %.2f r %.2f b %.2f", m[0], m[1], m[2], m[3]);
 			double H[9], c[8];
