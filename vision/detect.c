@@ -1126,11 +1126,14 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			gv_detection d2;
 			bool was_read = false;
 			int rc2 = outline_grid(img, &lo, size, opts, &g, &d2, &was_read, err2, sizeof err2);
-			/* failed, or passed by its stones alone, with the margin on
-			 * the side nearest the camera short of the far one (a grid
-			 * that side too big, its stones' rims taken for its lines):
-			 * again with that margin held to the far one's */
-			if ((rc2 == GV_ENOTFOUND && was_read) || (!rc2 && d2.proof.by_stones)) {
+			/* failed with its lines on most of its spans (as a grid
+			 * passed by its stones must have them), or passed by its
+			 * stones alone, with the margin on the side nearest the
+			 * camera short of the far one (a grid that side too big,
+			 * its stones' rims taken for its lines): again with that
+			 * margin held to the far one's */
+			if (((rc2 == GV_ENOTFOUND && was_read) || (!rc2 && d2.proof.by_stones)) &&
+			    d2.proof.span_share >= GV_PROOF_STONE_SPAN_SHARE) {
 				int near = outline_near_side(g.outline);
 				if (d2.proof.margin[near] < d2.proof.margin[(near + 2) % 4] - GV_OUTLINE_NEAR_SLACK) {
 					gv_locate_opts lt = lo;

@@ -351,8 +351,10 @@
  * side's stones' rims or shadows taken for its outer line (bamboo 6010,
  * wood 6017 of samples/eval_scenes.py: 0.22 and 0.33 short, the grid 0.4
  * cell too big there, passed by its stones with the last rows' white
- * stones read empty). Where the outline's grid fails, or passes by its
- * stones alone, with its near margin so short, the margins are searched
+ * stones read empty). Where the outline's grid fails with its lines on at
+ * least GV_PROOF_STONE_SPAN_SHARE of its open spans (gobanwatcher/1's,
+ * 0.2 or less, are not asked again), or passes by its stones alone, with
+ * its near margin so short, the margins are searched
  * again with the near one held to at least the far one's less this
  * (gv_locate_opts.near_tied), and that grid is taken where it passes by
  * its lines. By reasoning (a few steps of GV_OUTLINE_FINE and a grid
