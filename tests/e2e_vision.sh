@@ -288,6 +288,16 @@ if [ -x "$render" ]; then
 	last_position "$tmp/aspect" p6049b "$fx/selfplay/13x13-s0106.sgf" --seed 6049 --tilt 35.2 \
 		--board-thickness 50 --stone-height 6.7 --width 1024 --height 768 --zoom 0.82 --bamboo
 	all_right "eval a lattice no camera sees as a board's" "$tmp/aspect" 1 169
+	# a 19x19 bamboo board at 32 degrees (seed 6010 with --bamboo): the
+	# outline's margin on its near side found 0.46 cell against 0.68 on
+	# the far side, the grid 0.4 cell too big there and passed by its
+	# stones, the last rows' white stones read empty (357 of 361). The
+	# margins searched again with the near one held to the far one's
+	# (GV_OUTLINE_NEAR_SLACK): a grid that passes by its lines, every point
+	# right
+	last_position "$tmp/nearside" p6010b "$fx/selfplay/19x19-s0221.sgf" --seed 6010 --tilt 32.2 \
+		--board-thickness 14 --stone-height 5.7 --width 1024 --height 768 --zoom 1.02 --bamboo
+	all_right "eval an outline's near margin held to its far one's" "$tmp/nearside" 1 361
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the
