@@ -1508,6 +1508,7 @@ static int read_frame(gv_pipeline *p, const gv_image *f, double t, bool sparse, 
 			 * the board is no observation all the same */
 			obs->nhidden += hidden;
 			obs->noutside += feat[k].outside && p->have_obs;
+			obs->outside[k] = feat[k].outside && p->have_obs;
 			if (h && p->have_obs) {
 				obs->cells[k] = p->cells[k];
 				obs->held[k] = 1;

@@ -92,6 +92,7 @@ typedef struct gv_observation {
 	int size;
 	unsigned char cells[19 * 19];  /* cells[row * size + col]: 0 empty, 1 black, 2 white; row 0 the grid edge nearest the image top */
 	unsigned char held[19 * 19];   /* 1 where the point was hidden or unsure and kept its last value */
+	unsigned char outside[19 * 19]; /* 1 where it was held because it lay beyond the frame */
 	int nheld;                     /* how many points were held */
 	int nhidden;                   /* of those, how many because a square beside them was hidden */
 	int noutside;                  /* of those, how many beyond the frame (the camera moved the board

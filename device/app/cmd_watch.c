@@ -772,6 +772,12 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 				break;
 			}
 			if (r == 0) {
+				/* the input's end: what the loop withholds is refereed */
+				if (gd_loop_flush(g.loop, err, sizeof err) < 0) {
+					fprintf(stderr, "goref watch: %s\r\n", err);
+					result = EXIT_INPUT;
+					break;
+				}
 				if (!server)
 					break;
 				/* the operator may still end and count on the page */
@@ -856,6 +862,10 @@ static int watch_run(int argc, char **argv, gd_loop_opts *op, const char *device
 		}
 	}
 	term_close(&tm);
+	if (g.loop && gd_loop_flush(g.loop, err, sizeof err) < 0) { /* a stop: nothing withheld is lost */
+		fprintf(stderr, "goref watch: %s\n", err);
+		result = EXIT_INPUT;
+	}
 	if (gd_stop_requested())
 		fprintf(stderr, "goref watch: stopped; the journal %s holds the game (run again to go on)\n", journal);
 	if (gd_loop_referee(g.loop) && cli_write_sgf(gr_referee_record(gd_loop_referee(g.loop)), sgf_out) != EXIT_OK)

@@ -4,6 +4,7 @@
 #include "loop.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -14,6 +15,7 @@
 #include "undistort.h"
 #include "obslog.h"
 #include "stop.h"
+#include "withhold.h"
 
 /* The calling thread's CPU time in milliseconds. */
 static double cpu_ms(void)
@@ -32,11 +34,26 @@ void gd_loop_opts_init(gd_loop_opts *o)
 
 #define LINE_CAP 8192
 
+/* A position withheld while points of it lie beyond the frame (withhold)
+ * goes out after this many seconds at most, seen or not: a camera that
+ * keeps part of the board out of the frame must not stop the game. The
+ * frame pipeline's own search for the grid by the clock (a camera that
+ * drifts back) comes every 15 s. */
+#define GD_WITHHOLD_MAX_S 15.0
+
 struct gd_loop {
 	gd_loop_opts o;
 	gv_pipeline *pipe;
 	gr_referee *ref;
 	gv_observation obs;
+	/* an observation withheld (see withhold below): its points beyond the
+	 * frame not seen since */
+	gv_observation pend;
+	bool has_pend;
+	unsigned char last[19 * 19]; /* the last position refereed (the players' view) */
+	int last_size;               /* its size; 0 before the first */
+	uint64_t *seen;              /* a hash of every position refereed (seen_before) */
+	size_t nseen, capseen;
 	gd_loop_stats st;
 	double offset;
 	gv_undistorter *und; /* with o.undistort, made at the first frame */
@@ -72,6 +89,7 @@ void gd_loop_free(gd_loop *l)
 	gr_referee_free(l->ref);
 	gv_undistorter_free(l->und);
 	gv_image_free(&l->flat);
+	free(l->seen);
 	free(l);
 }
 
@@ -161,6 +179,28 @@ static int log_entry(gd_loop *l, size_t n, char *err, size_t cap)
 	return log_text(l, l->line, err, cap);
 }
 
+/* FNV-1a over a position's cells and its size. */
+static uint64_t position_hash(const unsigned char *cells, int size)
+{
+	uint64_t h = 1469598103934665603ULL ^ (uint64_t)size;
+	for (int k = 0; k < size * size; k++) {
+		h ^= cells[k];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+/* Whether the position was refereed before (a stone lifted and put back,
+ * a game that came back to a position). */
+static bool seen_before(const gd_loop *l, const unsigned char *cells, int size)
+{
+	uint64_t h = position_hash(cells, size);
+	for (size_t i = 0; i < l->nseen; i++)
+		if (l->seen[i] == h)
+			return true;
+	return false;
+}
+
 int gd_loop_observe(gd_loop *l, double t, int size, const unsigned char *cells, bool log, char *err, size_t cap)
 {
 	t += l->offset;
@@ -178,6 +218,18 @@ int gd_loop_observe(gd_loop *l, double t, int size, const unsigned char *cells, 
 	}
 	int rc = gr_referee_observe(l->ref, t, cells);
 	l->st.ref_ms += cpu_ms() - t0;
+	memcpy(l->last, cells, (size_t)size * (size_t)size);
+	l->last_size = size;
+	if (l->nseen == l->capseen) {
+		size_t nc = l->capseen ? 2 * l->capseen : 256;
+		uint64_t *ns = realloc(l->seen, nc * sizeof *ns);
+		if (ns) {
+			l->seen = ns;
+			l->capseen = nc;
+		}
+	}
+	if (l->nseen < l->capseen) /* out of memory: the hash is left out */
+		l->seen[l->nseen++] = position_hash(cells, size);
 	l->st.observations++;
 	if (t > l->st.last_t)
 		l->st.last_t = t;
@@ -190,6 +242,10 @@ int gd_loop_observe(gd_loop *l, double t, int size, const unsigned char *cells, 
 
 int gd_loop_command(gd_loop *l, double t, gr_command cmd, gr_color color, bool log, char *err, size_t cap)
 {
+	/* a withheld observation came before the command */
+	int fr = gd_loop_flush(l, err, cap);
+	if (fr)
+		return fr;
 	t += l->offset;
 	if (l->st.last_t > t)
 		t = l->st.last_t; /* a command between two frames: never back in time */
@@ -208,6 +264,61 @@ int gd_loop_command(gd_loop *l, double t, gr_command cmd, gr_color color, bool l
 		return GV_EINVAL;
 	}
 	return 0;
+}
+
+/* The observation obs logged (with notes on the points it held) and
+ * refereed. */
+static int emit(gd_loop *l, const gv_observation *obs, char *err, size_t cap)
+{
+	int rc;
+	if (l->o.log) {
+		char note[256] = "";
+		int other = obs->nheld - obs->noutside;
+		if (other > 0)
+			snprintf(note, sizeof note, "# %d point%s hidden or unsure: kept as last seen\n", other,
+			         other == 1 ? "" : "s");
+		if (obs->noutside)
+			snprintf(note + strlen(note), sizeof note - strlen(note),
+			         "# %d point%s beyond the frame: kept as last seen\n", obs->noutside,
+			         obs->noutside == 1 ? "" : "s");
+		if (obs->relocated)
+			snprintf(note + strlen(note), sizeof note - strlen(note), "# the board moved: its grid was found again\n");
+		if (note[0] && (rc = log_text(l, note, err, cap)) != 0)
+			return rc;
+	}
+	return gd_loop_observe(l, obs->t, obs->size, obs->cells, true, err, cap);
+}
+
+/* The withheld observation against the next one, obs (withhold.h):
+ * refereed now (*made 1), dropped (the log says why), or kept back with
+ * obs (*made -1). */
+static int settle(gd_loop *l, const gv_observation *obs, int *made, char *err, size_t cap)
+{
+	const gv_observation *p = &l->pend;
+	int changed = 0;
+	gd_withheld_fate fate =
+	    gd_withheld_settle(p, obs, l->ref ? gr_referee_board(l->ref) : NULL,
+	                       l->ref ? gr_referee_to_move(l->ref) : GR_EMPTY, seen_before(l, p->cells, p->size),
+	                       GD_WITHHOLD_MAX_S, &changed);
+	*made = 0;
+	if (fate == GD_WITHHELD_WAIT) {
+		*made = -1;
+		return 0;
+	}
+	if (fate == GD_WITHHELD_DROP) {
+		l->has_pend = false;
+		if (l->o.log) {
+			char note[200];
+			snprintf(note, sizeof note,
+			         "# the position at %.3f s not refereed: %d point%s beyond the frame then came back with a move "
+			         "made there first\n",
+			         p->t + l->offset, changed, changed == 1 ? "" : "s");
+			return log_text(l, note, err, cap);
+		}
+		return 0;
+	}
+	*made = 1;
+	return gd_loop_flush(l, err, cap);
 }
 
 int gd_loop_frame(gd_loop *l, const gv_image *frame, double t, char *err, size_t cap)
@@ -251,23 +362,31 @@ int gd_loop_frame(gd_loop *l, const gv_image *frame, double t, char *err, size_t
 				return 0; /* the last game's stones still on the board */
 	}
 	rotate_cells(obs->cells, obs->size, l->o.rotate & 3);
-	if (l->o.log) {
-		char note[256] = "";
-		int other = obs->nheld - obs->noutside;
-		if (other > 0)
-			snprintf(note, sizeof note, "# %d point%s hidden or unsure: kept as last seen\n", other,
-			         other == 1 ? "" : "s");
-		if (obs->noutside)
-			snprintf(note + strlen(note), sizeof note - strlen(note),
-			         "# %d point%s beyond the frame: kept as last seen\n", obs->noutside,
-			         obs->noutside == 1 ? "" : "s");
-		if (obs->relocated)
-			snprintf(note + strlen(note), sizeof note - strlen(note), "# the board moved: its grid was found again\n");
-		if (note[0] && (rc = log_text(l, note, err, cap)) != 0)
+	rotate_cells(obs->held, obs->size, l->o.rotate & 3);
+	rotate_cells(obs->outside, obs->size, l->o.rotate & 3);
+	int made = 0;
+	if (l->has_pend) {
+		rc = settle(l, obs, &made, err, cap);
+		if (rc)
 			return rc;
+		if (made < 0)
+			return 0; /* the withheld one's repeat: kept back with it */
 	}
-	rc = gd_loop_observe(l, obs->t, obs->size, obs->cells, true, err, cap);
+	if (gd_withhold(obs, l->last, l->last_size)) {
+		l->pend = *obs;
+		l->has_pend = true;
+		return made > 0;
+	}
+	rc = emit(l, obs, err, cap);
 	return rc ? rc : 1;
+}
+
+int gd_loop_flush(gd_loop *l, char *err, size_t cap)
+{
+	if (!l->has_pend)
+		return 0;
+	l->has_pend = false;
+	return emit(l, &l->pend, err, cap);
 }
 
 int gd_loop_run(gd_source *src, const gd_loop_opts *o, gr_referee **ref_out, gd_loop_stats *st,
@@ -300,6 +419,14 @@ int gd_loop_run(gd_source *src, const gd_loop_opts *o, gr_referee **ref_out, gd_
 		if (o->on_progress && cpu_ms() - last_progress >= 1000) {
 			last_progress = cpu_ms();
 			o->on_progress(l->st.frames, total, l->ref ? gr_record_move_count(gr_referee_record(l->ref)) : 0, o->ud);
+		}
+	}
+	if (rc >= 0) { /* the input's end, or a stop: nothing withheld is lost */
+		char e2[256];
+		int fr = gd_loop_flush(l, e2, sizeof e2);
+		if (fr) {
+			snprintf(err, cap, "%s", e2);
+			rc = fr;
 		}
 	}
 	*st = *gd_loop_get_stats(l);

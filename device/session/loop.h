@@ -83,6 +83,13 @@ void gd_loop_set_offset(gd_loop *l, double seconds);
  * GV_EWRITE when the log cannot be written, GV_ENOMEM). */
 int gd_loop_frame(gd_loop *l, const gv_image *frame, double t, char *err, size_t cap);
 
+/* A position the loop withholds (a position that changed while points of
+ * it lay beyond the frame: it waits for them to be seen again, at most
+ * 15 s) logged and refereed now; at the input's end, before a count.
+ * gd_loop_command and gd_loop_run do it themselves. 0 or an error as
+ * gd_loop_frame. */
+int gd_loop_flush(gd_loop *l, char *err, size_t cap);
+
 /* A position in the players' view (already turned), or an operator's
  * command, at t (before the offset): logged (when log is true) then
  * refereed. Returns 0 or an error as gd_loop_frame. */
