@@ -3,9 +3,9 @@
  * beyond the frame, withheld until those points are seen again.
  *
  * The case behind it (../shared/datasets/video-9x9-table at 320x240, the
- * camera shifted up to 15 px): White played B1 on the top row while that
+ * camera shifted up to 15 px): White played B9 on the top row while that
  * row was beyond the frame, then Black D3 in view; the reading showed D3
- * with B1 held empty, a position never on the board, Black's second move
+ * with B9 held empty, a position never on the board, Black's second move
  * in a row to a referee. Drawn here on a 9x9 board as the loop sees it.
  */
 #include "testutil.h"
@@ -50,10 +50,10 @@ static void board_from(gr_board *b, const unsigned char *cells)
 /* Black has just played E5; White to move */
 static const char *before[N] = {".........", ".........", ".........", "...X.....", "....X....",
                                 "...O.....", ".........", ".........", "........."};
-/* White B1 (beyond the frame, unseen), then Black D3 (in view) */
+/* White B9 (beyond the frame, unseen), then Black D3 (in view) */
 static const char *d3_seen[N] = {".........", ".........", "...X.....", "...X.....", "....X....",
                                  "...O.....", ".........", ".........", "........."};
-static const char *b1_back[N] = {".O.......", ".........", "...X.....", "...X.....", "....X....",
+static const char *b9_back[N] = {".O.......", ".........", "...X.....", "...X.....", "....X....",
                                  "...O.....", ".........", ".........", "........."};
 
 static void test_withheld_only_when_changed_beyond(void **st)
@@ -78,7 +78,7 @@ static void test_dropped_where_the_move_beyond_came_first(void **st)
 	gv_observation last = obs_from(0, before, false);
 	gr_board b;
 	board_from(&b, last.cells);
-	gv_observation pend = obs_from(10, d3_seen, true), back = obs_from(20, b1_back, false);
+	gv_observation pend = obs_from(10, d3_seen, true), back = obs_from(20, b9_back, false);
 	int changed = -1;
 	/* White to move: the withheld position is Black's second stone in a
 	 * row, and White's stone came back where the frame did not reach */
@@ -94,11 +94,11 @@ static void test_out_where_it_is_a_plain_move(void **st)
 {
 	(void)st;
 	/* Black to move (White played last, in view): D3 is Black's plain
-	 * move, and White's B1 beyond the frame may have come after it */
+	 * move, and White's B9 beyond the frame may have come after it */
 	gv_observation last = obs_from(0, before, false);
 	gr_board b;
 	board_from(&b, last.cells);
-	gv_observation pend = obs_from(10, d3_seen, true), back = obs_from(20, b1_back, false);
+	gv_observation pend = obs_from(10, d3_seen, true), back = obs_from(20, b9_back, false);
 	int changed = -1;
 	assert_int_equal(gd_withheld_settle(&pend, &back, &b, GR_BLACK, false, 15, &changed), GD_WITHHELD_OUT);
 	assert_int_equal(changed, 1);
@@ -126,7 +126,7 @@ static void test_repeats_wait_a_while(void **st)
 	assert_int_equal(gd_withheld_settle(&pend, &other, &b, GR_WHITE, false, 15, &changed), GD_WITHHELD_OUT);
 	/* a point beyond the frame that came back held for another reason (a
 	 * hand) is not seen: no verdict from it */
-	gv_observation hand = obs_from(13, b1_back, false);
+	gv_observation hand = obs_from(13, b9_back, false);
 	hand.held[1] = 1;
 	hand.cells[1] = GR_EMPTY;
 	assert_int_equal(gd_withheld_settle(&pend, &hand, &b, GR_WHITE, false, 15, &changed), GD_WITHHELD_WAIT);
