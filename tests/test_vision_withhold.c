@@ -56,6 +56,29 @@ static const char *d3_seen[N] = {".........", ".........", "...X.....", "...X...
 static const char *b9_back[N] = {".O.......", ".........", "...X.....", "...X.....", "....X....",
                                  "...O.....", ".........", ".........", "........."};
 
+/* The board before (White to move), the position withheld at 10 s (D3
+ * seen, the top row beyond the frame) and the next one at 20 s (B9 back
+ * in view). */
+typedef struct scene {
+	gr_board b;
+	gv_observation pend, back;
+} scene;
+
+static void scene_init(scene *sc)
+{
+	gv_observation last = obs_from(0, before, false);
+	board_from(&sc->b, last.cells);
+	sc->pend = obs_from(10, d3_seen, true);
+	sc->back = obs_from(20, b9_back, false);
+}
+
+/* The withheld position of sc against next, with c to move. */
+static gd_withheld_fate settle(const scene *sc, const gv_observation *next, gr_color c, bool seen_before,
+                               int *changed)
+{
+	return gd_withheld_settle(&sc->pend, next, &sc->b, c, seen_before, 15, changed);
+}
+
 static void test_withheld_only_when_changed_beyond(void **st)
 {
 	(void)st;
@@ -75,19 +98,17 @@ static void test_withheld_only_when_changed_beyond(void **st)
 static void test_dropped_where_the_move_beyond_came_first(void **st)
 {
 	(void)st;
-	gv_observation last = obs_from(0, before, false);
-	gr_board b;
-	board_from(&b, last.cells);
-	gv_observation pend = obs_from(10, d3_seen, true), back = obs_from(20, b9_back, false);
+	scene sc;
+	scene_init(&sc);
 	int changed = -1;
 	/* White to move: the withheld position is Black's second stone in a
 	 * row, and White's stone came back where the frame did not reach */
-	assert_int_equal(gd_withheld_settle(&pend, &back, &b, GR_WHITE, false, 15, &changed), GD_WITHHELD_DROP);
+	assert_int_equal(settle(&sc, &sc.back, GR_WHITE, false, &changed), GD_WITHHELD_DROP);
 	assert_int_equal(changed, 1);
 	/* the same position refereed before (stones put back): it goes out */
-	assert_int_equal(gd_withheld_settle(&pend, &back, &b, GR_WHITE, true, 15, &changed), GD_WITHHELD_OUT);
+	assert_int_equal(settle(&sc, &sc.back, GR_WHITE, true, &changed), GD_WITHHELD_OUT);
 	/* no referee yet: never dropped */
-	assert_int_equal(gd_withheld_settle(&pend, &back, NULL, GR_WHITE, false, 15, &changed), GD_WITHHELD_OUT);
+	assert_int_equal(gd_withheld_settle(&sc.pend, &sc.back, NULL, GR_WHITE, false, 15, &changed), GD_WITHHELD_OUT);
 }
 
 static void test_out_where_it_is_a_plain_move(void **st)
@@ -95,41 +116,37 @@ static void test_out_where_it_is_a_plain_move(void **st)
 	(void)st;
 	/* Black to move (White played last, in view): D3 is Black's plain
 	 * move, and White's B9 beyond the frame may have come after it */
-	gv_observation last = obs_from(0, before, false);
-	gr_board b;
-	board_from(&b, last.cells);
-	gv_observation pend = obs_from(10, d3_seen, true), back = obs_from(20, b9_back, false);
+	scene sc;
+	scene_init(&sc);
 	int changed = -1;
-	assert_int_equal(gd_withheld_settle(&pend, &back, &b, GR_BLACK, false, 15, &changed), GD_WITHHELD_OUT);
+	assert_int_equal(settle(&sc, &sc.back, GR_BLACK, false, &changed), GD_WITHHELD_OUT);
 	assert_int_equal(changed, 1);
 	/* the top row back unchanged: out */
 	gv_observation alike = obs_from(20, d3_seen, false);
-	assert_int_equal(gd_withheld_settle(&pend, &alike, &b, GR_WHITE, false, 15, &changed), GD_WITHHELD_OUT);
+	assert_int_equal(settle(&sc, &alike, GR_WHITE, false, &changed), GD_WITHHELD_OUT);
 	assert_int_equal(changed, 0);
 }
 
 static void test_repeats_wait_a_while(void **st)
 {
 	(void)st;
-	gv_observation last = obs_from(0, before, false);
-	gr_board b;
-	board_from(&b, last.cells);
-	gv_observation pend = obs_from(10, d3_seen, true);
+	scene sc;
+	scene_init(&sc);
 	gv_observation again = obs_from(11, d3_seen, true), late = obs_from(25.5, d3_seen, true);
 	gv_observation other = obs_from(12, before, true);
 	int changed = -1;
 	/* its repeat, the top row still beyond: both kept back */
-	assert_int_equal(gd_withheld_settle(&pend, &again, &b, GR_WHITE, false, 15, &changed), GD_WITHHELD_WAIT);
+	assert_int_equal(settle(&sc, &again, GR_WHITE, false, &changed), GD_WITHHELD_WAIT);
 	/* but not past 15 s: a camera that stays moved must not stop the game */
-	assert_int_equal(gd_withheld_settle(&pend, &late, &b, GR_WHITE, false, 15, &changed), GD_WITHHELD_OUT);
+	assert_int_equal(settle(&sc, &late, GR_WHITE, false, &changed), GD_WITHHELD_OUT);
 	/* another position, still beyond: the withheld one goes out first */
-	assert_int_equal(gd_withheld_settle(&pend, &other, &b, GR_WHITE, false, 15, &changed), GD_WITHHELD_OUT);
+	assert_int_equal(settle(&sc, &other, GR_WHITE, false, &changed), GD_WITHHELD_OUT);
 	/* a point beyond the frame that came back held for another reason (a
 	 * hand) is not seen: no verdict from it */
 	gv_observation hand = obs_from(13, b9_back, false);
 	hand.held[1] = 1;
 	hand.cells[1] = GR_EMPTY;
-	assert_int_equal(gd_withheld_settle(&pend, &hand, &b, GR_WHITE, false, 15, &changed), GD_WITHHELD_WAIT);
+	assert_int_equal(settle(&sc, &hand, GR_WHITE, false, &changed), GD_WITHHELD_WAIT);
 	assert_int_equal(changed, 0);
 }
 
