@@ -225,7 +225,8 @@ extern "C" int gv_cv_text(gv_image *img, double x, double y, const char *text, d
 	});
 }
 
-extern "C" int gv_cv_bright_quad(const gv_image *grey, double quad[8], double *share, char *err, size_t cap)
+extern "C" int gv_cv_bright_quad(const gv_image *grey, double pieces, double quad[8], double *share, char *err,
+                                 size_t cap)
 {
 	if (!valid(grey) || grey->channels != 1 || !quad) {
 		set_err(err, cap, "bright quad", "bad argument");
@@ -253,8 +254,20 @@ extern "C" int gv_cv_bright_quad(const gv_image *grey, double quad[8], double *s
 		}
 		if (bi < 0)
 			return GV_ENOTFOUND;
+		// with pieces: the largest region and every other of at least
+		// that share of its area, together (a board that chains of dark
+		// stones across its margin cut in pieces); none: no such quad
+		std::vector<cv::Point> all = contours[(size_t)bi];
+		if (pieces > 0) {
+			size_t n0 = all.size();
+			for (size_t c = 0; c < contours.size(); c++)
+				if ((int)c != bi && cv::contourArea(contours[c]) >= pieces * best)
+					all.insert(all.end(), contours[c].begin(), contours[c].end());
+			if (all.size() == n0)
+				return GV_ENOTFOUND;
+		}
 		std::vector<cv::Point> hull, poly;
-		cv::convexHull(contours[(size_t)bi], hull);
+		cv::convexHull(all, hull);
 		double per = cv::arcLength(hull, true);
 		for (double eps = 0.01; eps <= 0.1 && poly.size() != 4; eps += 0.005)
 			cv::approxPolyDP(hull, poly, eps * per, true);

@@ -75,8 +75,10 @@ int gv_cv_text(gv_image *img, double x, double y, const char *text, double heigh
 /* The largest bright region of a grey image (Otsu's threshold, small holes
  * closed) as a quadrilateral: its convex hull simplified to four corners,
  * clockwise from the one nearest the top-left; *share (may be NULL) its area
- * over the image's. GV_ENOTFOUND when it is no quadrilateral. */
-int gv_cv_bright_quad(const gv_image *grey, double quad[8], double *share, char *err, size_t cap);
+ * over the image's. GV_ENOTFOUND when it is no quadrilateral. With pieces
+ * > 0 the hull takes in every other bright region of at least that share
+ * of the largest one's area too, and there is none: GV_ENOTFOUND. */
+int gv_cv_bright_quad(const gv_image *grey, double pieces, double quad[8], double *share, char *err, size_t cap);
 
 #ifdef __cplusplus
 }

@@ -905,11 +905,11 @@ static int outline_grid(const gv_image *img, const gv_locate_opts *lo, int size,
 {
 	*was_read = false;
 	int rc = gv_locate_outline(img, lo, g, err, cap);
-	dtr(opts, "detect: the outline's grid found");
 	if (rc) {
 		dtr(opts, "outline: %s", err);
 		return rc;
 	}
+	dtr(opts, "detect: the outline's grid found");
 	gv_point_features feat[19 * 19];
 	bool same = false; /* the polish kept the grid: its features stand */
 	unsigned char cells[19 * 19], empty[19 * 19];
@@ -1152,6 +1152,28 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 						g = g3;
 						d2 = d3;
 					}
+				}
+			}
+			/* no board from the outline: the board's quadrilateral
+			 * again round every large piece of bright region (a
+			 * crowded board that chains of black stones across its
+			 * margin cut apart) */
+			if (rc2 == GV_ENOTFOUND) {
+				gv_locate_opts ll = lo;
+				ll.outline_pieces = 1;
+				gv_grid g4;
+				gv_detection d4;
+				bool read4 = false;
+				char err4[300];
+				dtr(opts, "detect: the outline round every large bright piece");
+				int r4 = outline_grid(img, &ll, size, opts, &g4, &d4, &read4, err4, sizeof err4);
+				if (r4 == GV_ENOMEM || r4 == GV_ECV) {
+					rc2 = r4;
+					snprintf(err2, sizeof err2, "%s", err4);
+				} else if (!r4) {
+					rc2 = r4;
+					g = g4;
+					d2 = d4;
 				}
 			}
 			if (rc2 == GV_ENOMEM || rc2 == GV_ECV) {

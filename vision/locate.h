@@ -64,6 +64,12 @@ typedef struct gv_locate_opts {
 	   where the outline's grid fails or passes by its stones alone with
 	   the near margin short) */
 	int near_tied;
+	/* gv_locate_outline: the board's quadrilateral round the largest
+	   bright region and every other of at least GV_OUTLINE_PIECE_SHARE of
+	   its area (a board cut in pieces by chains of dark stones across its
+	   margin), "no board found" at once where there is no other; off by
+	   default (gv_detect asks it where the outline's grid fails) */
+	int outline_pieces;
 	/* optional: segments found on this photo before (gv_segments), used
 	   when they were found at this working size, and filled by the first
 	   search when empty; NULL: found here each time */

@@ -315,7 +315,8 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 	int rc = work_grey(img, opts ? opts->grey_work : NULL, &own, &small, &scale, err, cap);
 	double quad[8], share = 0;
 	if (!rc) {
-		rc = gv_cv_bright_quad(small, quad, &share, err, cap);
+		rc = gv_cv_bright_quad(small, opts && opts->outline_pieces ? GV_OUTLINE_PIECE_SHARE : 0, quad, &share, err,
+		                       cap);
 		if (!rc)
 			otr(opts, "outline: bright quad %.0f,%.0f %.0f,%.0f %.0f,%.0f %.0f,%.0f (photo px), %.2f of the photo",
 			    quad[0] / scale, quad[1] / scale, quad[2] / scale, quad[3] / scale, quad[4] / scale,
@@ -324,6 +325,17 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 			snprintf(err, cap, "no board found: no board-like bright quadrilateral in the photo");
 			rc = GV_ENOTFOUND;
 		}
+		/* the pieces together must be a whole board in view: a corner on
+		 * the photo's border is a board running on beyond it (whose
+		 * outline bounds nothing), and not worth the search */
+		if (!rc && opts && opts->outline_pieces)
+			for (int k = 0; k < 4; k++)
+				if (quad[2 * k] < 2 || quad[2 * k + 1] < 2 || quad[2 * k] > small->width - 3 ||
+				    quad[2 * k + 1] > small->height - 3) {
+					snprintf(err, cap, "no board found: the bright pieces run to the photo's edge");
+					rc = GV_ENOTFOUND;
+					break;
+				}
 	}
 	if (!rc) {
 		double Q[9];
@@ -396,7 +408,7 @@ int gv_board_outline_shared(const gv_image *img, const gv_image *grey_work, doub
 	int rc = work_grey(img, grey_work, &own, &small, &scale, err, cap);
 	double share = 0;
 	if (!rc) {
-		rc = gv_cv_bright_quad(small, quad, &share, err, cap);
+		rc = gv_cv_bright_quad(small, 0, quad, &share, err, cap);
 		if (rc == GV_ENOTFOUND || (!rc && share < GV_OUTLINE_MIN_SHARE)) {
 			snprintf(err, cap, "no board found: no board-like bright quadrilateral in the photo");
 			rc = GV_ENOTFOUND;

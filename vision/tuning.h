@@ -360,6 +360,16 @@
  * its lines. By reasoning (a few steps of GV_OUTLINE_FINE and a grid
  * line's width); held always, it lost bamboo 308, a right grid whose near
  * margin measured 0.18 short. */
+/* Where the outline's grid fails, the board's quadrilateral again round
+ * the largest bright region and every other of at least this share of
+ * its area (gv_locate_opts.outline_pieces): a crowded board whose margin
+ * chains of black stones cut through falls apart into pieces, the
+ * largest of them no board. By reasoning (a piece cut off a board is a
+ * corner or a strip along an edge, a few percent of it; the table's
+ * bright streaks are thinner and opened away first). */
+#ifndef GV_OUTLINE_PIECE_SHARE
+#define GV_OUTLINE_PIECE_SHARE 0.02
+#endif
 #ifndef GV_OUTLINE_NEAR_SLACK
 #define GV_OUTLINE_NEAR_SLACK 0.1
 #endif

@@ -117,5 +117,6 @@ CV_FORWARD(gv_cv_text,
            (gv_image *img, double x, double y, const char *text, double height, const unsigned char rgb[3],
             int thickness, char *err, size_t cap),
            (img, x, y, text, height, rgb, thickness, err, cap))
-CV_FORWARD(gv_cv_bright_quad, (const gv_image *grey, double quad[8], double *share, char *err, size_t cap),
-           (grey, quad, share, err, cap))
+CV_FORWARD(gv_cv_bright_quad,
+           (const gv_image *grey, double pieces, double quad[8], double *share, char *err, size_t cap),
+           (grey, pieces, quad, share, err, cap))
