@@ -298,6 +298,14 @@ if [ -x "$render" ]; then
 	last_position "$tmp/nearside" p6010b "$fx/selfplay/19x19-s0221.sgf" --seed 6010 --tilt 32.2 \
 		--board-thickness 14 --stone-height 5.7 --width 1024 --height 768 --zoom 1.02 --bamboo
 	all_right "eval an outline's near margin held to its far one's" "$tmp/nearside" 1 361
+	# a crowded 19x19 bamboo board at 35 degrees (seed 7005 with --bamboo):
+	# chains of black stones across its margin cut the bright region
+	# apart, and the largest piece's quadrilateral was no board ("the
+	# lines do not form a regular grid", then the outline failed). Round
+	# every large piece (GV_OUTLINE_PIECE_SHARE): found, every point right
+	last_position "$tmp/pieces" p7005b "$fx/selfplay/19x19-s0217.sgf" --seed 7005 --tilt 34.6 \
+		--board-thickness 46 --stone-height 7.1 --width 640 --height 480 --zoom 0.87 --bamboo
+	all_right "eval a board cut in pieces by its stones" "$tmp/pieces" 1 361
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the

@@ -1272,6 +1272,40 @@ static void test_bounded_by_the_boards_edge(void **st)
  * On a table of bright checks and dark dashes (whose light checks merge with
  * the wood, and whose dashes pass for lines), the outline may be wrong: then
  * the proof must turn its grid down. */
+/* A bright board on a dark table whose margin two dark bands (chains of
+ * black stones) cut through, corner to edge: the largest bright piece's
+ * quadrilateral is a piece of the board; round every large piece, the
+ * board; a board running on beyond the photo's edge is no such board. */
+static void test_bright_pieces(void **st)
+{
+	(void)st;
+	gv_image g;
+	assert_int_equal(gv_image_alloc(&g, 400, 300, 1), GV_OK);
+	for (int y = 0; y < 300; y++)
+		for (int x = 0; x < 400; x++) {
+			bool board = x >= 60 && x < 340 && y >= 40 && y < 260;
+			/* a band 12 px wide down the board at x 250, one across at
+			 * y 190 from it to the right edge: three pieces */
+			bool band = board && ((x >= 250 && x < 262) || (x >= 250 && y >= 190 && y < 202));
+			g.data[(size_t)y * (size_t)g.stride + (size_t)x] = board && !band ? 200 : 40;
+		}
+	double q[8], share = 0;
+	char err[200];
+	assert_int_equal(gv_cv_bright_quad(&g, 0, q, &share, err, sizeof err), GV_OK);
+	/* the largest piece alone: the left of the board, up to the band */
+	assert_true(q[2] < 255 && q[4] < 255);
+	assert_int_equal(gv_cv_bright_quad(&g, GV_OUTLINE_PIECE_SHARE, q, &share, err, sizeof err), GV_OK);
+	const double want[8] = {60, 40, 339, 40, 339, 259, 60, 259};
+	for (int k = 0; k < 8; k++)
+		assert_true(fabs(q[k] - want[k]) <= 3);
+	/* one piece only (no band): nothing more to find */
+	for (int y = 40; y < 260; y++)
+		for (int x = 60; x < 340; x++)
+			g.data[(size_t)y * (size_t)g.stride + (size_t)x] = 200;
+	assert_int_equal(gv_cv_bright_quad(&g, GV_OUTLINE_PIECE_SHARE, q, &share, err, sizeof err), GV_ENOTFOUND);
+	gv_image_free(&g);
+}
+
 static void test_grid_from_the_outline(void **st)
 {
 	(void)st;
@@ -1667,6 +1701,7 @@ int main(void)
 		cmocka_unit_test(test_proof_on_a_dark_grainy_picture),
 		cmocka_unit_test(test_bounded_by_empty_points_beyond),
 		cmocka_unit_test(test_bounded_by_the_boards_edge),
+		cmocka_unit_test(test_bright_pieces),
 		cmocka_unit_test(test_grid_from_the_outline),
 		cmocka_unit_test(test_shared_grey_copy),
 		cmocka_unit_test(test_clicked_corners_polished),
