@@ -945,6 +945,28 @@ static int outline_grid(const gv_image *img, const gv_locate_opts *lo, int size,
 	return rc;
 }
 
+/* outline_grid with lo, taken into *g and *d where it passes (by its
+ * stones too only where stones_too): 0; GV_ENOTFOUND (*g, *d as they
+ * were); or GV_ENOMEM / GV_ECV with its message in err. */
+static int outline_again(const gv_image *img, const gv_locate_opts *lo, int size, const gv_detect_opts *opts,
+                         bool stones_too, gv_grid *g, gv_detection *d, char *err, size_t cap)
+{
+	gv_grid g2;
+	gv_detection d2;
+	bool was_read = false;
+	char e2[300];
+	int rc = outline_grid(img, lo, size, opts, &g2, &d2, &was_read, e2, sizeof e2);
+	if (rc == GV_ENOMEM || rc == GV_ECV) {
+		snprintf(err, cap, "%s", e2);
+		return rc;
+	}
+	if (rc || (d2.proof.by_stones && !stones_too))
+		return GV_ENOTFOUND;
+	*g = g2;
+	*d = d2;
+	return 0;
+}
+
 int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts, char *err, size_t cap)
 {
 	if (!out || !rgb || !rgb->data || rgb->channels != 3) {
@@ -1138,20 +1160,10 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 				if (d2.proof.margin[near] < d2.proof.margin[(near + 2) % 4] - GV_OUTLINE_NEAR_SLACK) {
 					gv_locate_opts lt = lo;
 					lt.near_tied = 1;
-					gv_grid g3;
-					gv_detection d3;
-					bool read3 = false;
-					char err3[300];
 					dtr(opts, "detect: the outline, its near margin held to the far one's");
-					int r3 = outline_grid(img, &lt, size, opts, &g3, &d3, &read3, err3, sizeof err3);
-					if (r3 == GV_ENOMEM || r3 == GV_ECV) {
+					int r3 = outline_again(img, &lt, size, opts, false, &g, &d2, err2, sizeof err2);
+					if (r3 != GV_ENOTFOUND)
 						rc2 = r3;
-						snprintf(err2, sizeof err2, "%s", err3);
-					} else if (!r3 && !d3.proof.by_stones) {
-						rc2 = r3;
-						g = g3;
-						d2 = d3;
-					}
 				}
 			}
 			/* no board from the outline: the board's quadrilateral
@@ -1161,20 +1173,8 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			if (rc2 == GV_ENOTFOUND) {
 				gv_locate_opts ll = lo;
 				ll.outline_pieces = 1;
-				gv_grid g4;
-				gv_detection d4;
-				bool read4 = false;
-				char err4[300];
 				dtr(opts, "detect: the outline round every large bright piece");
-				int r4 = outline_grid(img, &ll, size, opts, &g4, &d4, &read4, err4, sizeof err4);
-				if (r4 == GV_ENOMEM || r4 == GV_ECV) {
-					rc2 = r4;
-					snprintf(err2, sizeof err2, "%s", err4);
-				} else if (!r4) {
-					rc2 = r4;
-					g = g4;
-					d2 = d4;
-				}
+				rc2 = outline_again(img, &ll, size, opts, true, &g, &d2, err2, sizeof err2);
 			}
 			if (rc2 == GV_ENOMEM || rc2 == GV_ECV) {
 				/* not "no board": the outline could not be looked for */
