@@ -78,9 +78,12 @@ void gd_loop_set_log(gd_loop *l, FILE *f);
 void gd_loop_set_offset(gd_loop *l, double seconds);
 
 /* One frame taken at t (before the offset): the pipeline, and when it
- * makes an observation, the log and the referee. Returns 1 when an
- * observation was made, 0 when not, or an error (a pipeline failure,
- * GV_EWRITE when the log cannot be written, GV_ENOMEM). */
+ * makes an observation, the log and the referee (a position that changed
+ * while points of it lay beyond the frame waits for them to be seen
+ * again: device/session/withhold.h, gd_loop_flush). Returns 1 when an
+ * observation was logged and refereed, 0 when not, or an error (a
+ * pipeline failure, GV_EWRITE when the log cannot be written,
+ * GV_ENOMEM). */
 int gd_loop_frame(gd_loop *l, const gv_image *frame, double t, char *err, size_t cap);
 
 /* A position the loop withholds (a position that changed while points of
