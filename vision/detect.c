@@ -876,23 +876,6 @@ static int coarse_search(const gv_image *img, const gv_image *work800, const gv_
 	return rc;
 }
 
-/* The side of the board's outline (0 left, 1 top, 2 right, 3 bottom, as
- * gv_outline_margins) nearest the camera: its longest. */
-static int outline_near_side(const double q[8])
-{
-	int near = 0;
-	double longest = 0;
-	for (int k = 0; k < 4; k++) {
-		int a = (k + 3) % 4;
-		double len = hypot(q[2 * k] - q[2 * a], q[2 * k + 1] - q[2 * a + 1]);
-		if (len > longest) {
-			longest = len;
-			near = k;
-		}
-	}
-	return near;
-}
-
 /* The grid from the board's outline (gv_locate_outline with lo) into *g,
  * polished on the spans between the points read empty through it, as
  * clicked corners are, within GV_OUTLINE_REFINE_REACH (once: a second and
@@ -1156,7 +1139,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			 * margin held to the far one's */
 			if (((rc2 == GV_ENOTFOUND && was_read) || (!rc2 && d2.proof.by_stones)) &&
 			    d2.proof.span_share >= GV_PROOF_STONE_SPAN_SHARE) {
-				int near = outline_near_side(g.outline);
+				int near = gv_outline_near_side(g.outline);
 				if (d2.proof.margin[near] < d2.proof.margin[(near + 2) % 4] - GV_OUTLINE_NEAR_SLACK) {
 					gv_locate_opts lt = lo;
 					lt.near_tied = 1;

@@ -301,6 +301,21 @@ static int work_copy(const gv_image *img, const gv_image *shared, bool args_ok, 
 	return work_grey(img, shared, own, small, scale, err, cap);
 }
 
+int gv_outline_near_side(const double quad[8])
+{
+	int near = 0;
+	double longest = 0;
+	for (int k = 0; k < 4; k++) {
+		int a = (k + 3) % 4;
+		double len = hypot(quad[2 * k] - quad[2 * a], quad[2 * k + 1] - quad[2 * a + 1]);
+		if (len > longest) {
+			longest = len;
+			near = k;
+		}
+	}
+	return near;
+}
+
 int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, char *err, size_t cap)
 {
 	int size = opts && opts->size ? opts->size : 19;
@@ -349,16 +364,8 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 			 * may show the board's front face below its top: a wider
 			 * margin there. Sides: 0 left (corner 3 to 0), 1 top (0 to
 			 * 1), 2 right (1 to 2), 3 bottom (2 to 3). */
-			double maxm[4], longest = 0;
-			int near = 0;
-			for (int k = 0; k < 4; k++) {
-				int a = (k + 3) % 4, b = k;
-				double len = hypot(quad[2 * b] - quad[2 * a], quad[2 * b + 1] - quad[2 * a + 1]);
-				if (len > longest) {
-					longest = len;
-					near = k;
-				}
-			}
+			double maxm[4];
+			int near = gv_outline_near_side(quad);
 			for (int k = 0; k < 4; k++)
 				maxm[k] = k == near ? GV_OUTLINE_MAX_MARGIN_NEAR : GV_OUTLINE_MAX_MARGIN;
 			/* each family's margins with the other's as they stand; twice */

@@ -26,6 +26,12 @@
  * no trace. */
 int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, char *err, size_t cap);
 
+/* The side of a board's quadrilateral (corners clockwise from the
+ * top-left) nearest the camera, its longest: 0 left (corner 3 to 0), 1 top
+ * (0 to 1), 2 right (1 to 2), 3 bottom (2 to 3), as gv_outline_margins
+ * numbers them. */
+int gv_outline_near_side(const double quad[8]);
+
 /* The board's outline alone: the largest bright quadrilateral (corners x y
  * clockwise from the top-left, photo pixels), as gv_locate_outline starts
  * from. GV_ENOTFOUND when there is none covering GV_OUTLINE_MIN_SHARE of
