@@ -306,6 +306,16 @@ if [ -x "$render" ]; then
 	last_position "$tmp/pieces" p7005b "$fx/selfplay/19x19-s0217.sgf" --seed 7005 --tilt 34.6 \
 		--board-thickness 46 --stone-height 7.1 --width 640 --height 480 --zoom 0.87 --bamboo
 	all_right "eval a board cut in pieces by its stones" "$tmp/pieces" 1 361
+	# a crowded 9x9 on a pale floor as bright as the board (seed 3041,
+	# 38 degrees): the brightest region is the whole photo, so the outline
+	# has nothing to go on, and the lines' lattice (its lines on under
+	# half of its 18 lines: "too few of the grid's lines are visible")
+	# never reached its proof. Where the brightest region is the whole
+	# photo, a lattice on 30% of its lines goes to its proof
+	# (GV_LOCATE_LOW_SUPPORT): found, every point right
+	last_position "$tmp/floorlow" p3041 "$fx/selfplay/9x9-s0002.sgf" --seed 3041 --tilt 38.5 \
+		--board-thickness 0 --stone-height 6.8 --width 1280 --height 720 --zoom 1.00 --floor
+	all_right "eval a crowded board on a floor as bright as itself" "$tmp/floorlow" 1 81
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the

@@ -950,6 +950,37 @@ static int outline_again(const gv_image *img, const gv_locate_opts *lo, int size
 	return 0;
 }
 
+/* The board's bright quadrilateral looked for once, where lo has the
+ * photo's grey working copy, and kept in lo (bright_known: the outline
+ * starts from it): where it covers the whole photo (a floor or table as
+ * bright as the board, GV_OUTLINE_WHOLE_SHARE), the outline cannot find a
+ * crowded board whose lines are hidden, and the lines' searches take a
+ * lattice to its proof on fewer of its lines (lo->min_support =
+ * GV_LOCATE_LOW_SUPPORT). 0, or GV_ENOMEM / GV_ECV with the message in
+ * err. */
+static int brightest_once(const gv_image *img, gv_locate_opts *lo, const gv_detect_opts *opts, char *err,
+                          size_t cap)
+{
+	if (lo->bright_known || !lo->grey_work)
+		return 0;
+	char e2[200];
+	int rb = gv_bright_quad(img, lo->grey_work, lo->bright_quad, &lo->bright_share, e2, sizeof e2);
+	if (rb == GV_ENOMEM || rb == GV_ECV) {
+		if (err && cap)
+			snprintf(err, cap, "%s", e2);
+		return rb;
+	}
+	lo->bright_known = rb == GV_OK || rb == GV_ENOTFOUND;
+	lo->bright_rc = rb;
+	if (!rb && lo->bright_share >= GV_OUTLINE_WHOLE_SHARE) {
+		lo->min_support = GV_LOCATE_LOW_SUPPORT;
+		dtr(opts, "detect: the brightest region is the whole photo (%.2f): a lattice on %.0f%% of its lines goes to "
+		    "its proof",
+		    lo->bright_share, 100 * GV_LOCATE_LOW_SUPPORT);
+	}
+	return 0;
+}
+
 int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts, char *err, size_t cap)
 {
 	if (!out || !rgb || !rgb->data || rgb->channels != 3) {
@@ -1043,6 +1074,20 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 		lo.segments = &segs;
 		dtr(opts, "detect: the lines");
 		rc = gv_locate(img, &lo, &g, err, cap);
+		if (rc == GV_ENOTFOUND) {
+			/* a lattice fitted on too few of its lines: again with
+			 * fewer where the brightest region is the whole photo */
+			double sup = g.support;
+			int rb = brightest_once(img, &lo, opts, err, cap);
+			if (rb) {
+				rc = rb;
+				goto done;
+			}
+			if (sup > 0 && lo.min_support > 0 && sup >= lo.min_support) {
+				dtr(opts, "detect: the lines again, their lattice on %.0f%% of its lines taken", 100 * sup);
+				rc = gv_locate(img, &lo, &g, err, cap);
+			}
+		}
 		bool located = rc == GV_OK;
 		if (opts && opts->located && !rc)
 			*opts->located = g;
@@ -1088,6 +1133,16 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 					out->proof.goes_on_step[0] = d2.proof.goes_on_step[0];
 					out->proof.goes_on_step[1] = d2.proof.goes_on_step[1];
 				}
+			}
+		}
+		if (rc == GV_ENOTFOUND && !lo.bright_known) {
+			/* the lines' grid failed its proof: the searches below
+			 * take a lattice on fewer lines where the brightest region
+			 * is the whole photo */
+			int rb = brightest_once(img, &lo, opts, err, cap);
+			if (rb) {
+				rc = rb;
+				goto done;
 			}
 		}
 		if (rc == GV_ENOTFOUND && located) {

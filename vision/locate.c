@@ -1186,7 +1186,9 @@ found:
 		set_err(err, cap, why);
 		goto out;
 	}
-	if (support < 0.5) {
+	double min_support = opts && opts->min_support > 0 ? opts->min_support : GV_LOCATE_MIN_SUPPORT;
+	if (support < min_support) {
+		out->support = support; /* the caller may ask again with less */
 		rc = GV_ENOTFOUND;
 		set_err(err, cap, "no board found: too few of the grid's lines are visible");
 		goto out;

@@ -70,6 +70,19 @@ typedef struct gv_locate_opts {
 	   margin), "no board found" at once where there is no other; off by
 	   default (gv_detect asks it where the outline's grid fails) */
 	int outline_pieces;
+	/* gv_locate: a lattice fitted to the lines is taken to its proof only
+	   where at least this share of its 2N lines has segments on it (0:
+	   GV_LOCATE_MIN_SUPPORT; gv_detect asks again with
+	   GV_LOCATE_LOW_SUPPORT where the first lattice was turned down so
+	   and the photo's brightest region is the whole photo) */
+	double min_support;
+	/* gv_locate_outline: the board's bright quadrilateral already looked
+	   for on this photo (gv_bright_quad, with the same grey_work):
+	   bright_known set, bright_rc its code (0 found, GV_ENOTFOUND none),
+	   bright_quad (photo pixels) and bright_share as it gave them; not
+	   looked for again where the outline starts from it */
+	int bright_known, bright_rc;
+	double bright_quad[8], bright_share;
 	/* optional: segments found on this photo before (gv_segments), used
 	   when they were found at this working size, and filled by the first
 	   search when empty; NULL: found here each time */
@@ -91,7 +104,9 @@ typedef struct gv_grid {
 /* Locates the grid in img (RGB or grey). For diagnosis, opts->trace gets
  * the steps and opts->dump_png the line image. Returns 0, GV_EINVAL,
  * GV_ENOMEM, GV_ECV, or GV_ENOTFOUND when no grid of that size is found;
- * a message in err[0..cap) on failure. */
+ * a message in err[0..cap) on failure. Where the best lattice was turned
+ * down for too few of its lines seen (opts->min_support), out->support
+ * holds its share (else 0 on failure). */
 int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, char *err, size_t cap);
 
 /* The grid whose four corners a person gave (x y clockwise from the

@@ -329,7 +329,15 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 	double scale = 1;
 	int rc = work_grey(img, opts ? opts->grey_work : NULL, &own, &small, &scale, err, cap);
 	double quad[8], share = 0;
-	if (!rc) {
+	if (!rc && opts && opts->bright_known && !opts->outline_pieces) {
+		/* the quadrilateral the caller found already (photo pixels) */
+		rc = opts->bright_rc;
+		share = opts->bright_share;
+		for (int k = 0; k < 8; k++)
+			quad[k] = opts->bright_quad[k] * scale;
+		if (rc && rc != GV_ENOTFOUND)
+			snprintf(err, cap, "outline: the bright quadrilateral given failed");
+	} else if (!rc) {
 		rc = gv_cv_bright_quad(small, opts && opts->outline_pieces ? GV_OUTLINE_PIECE_SHARE : 0, quad, &share, err,
 		                       cap);
 		if (!rc)
@@ -403,28 +411,35 @@ int gv_board_outline(const gv_image *img, double quad[8], char *err, size_t cap)
 	return gv_board_outline_shared(img, NULL, quad, err, cap);
 }
 
-int gv_board_outline_shared(const gv_image *img, const gv_image *grey_work, double quad[8], char *err, size_t cap)
+int gv_bright_quad(const gv_image *img, const gv_image *grey_work, double quad[8], double *share, char *err,
+                   size_t cap)
 {
-	if (!img || !img->data || !quad) {
+	if (!img || !img->data || !quad || !share) {
 		snprintf(err, cap, "outline: bad argument");
 		return GV_EINVAL;
 	}
 	gv_image own;
 	const gv_image *small;
 	double scale = 1;
+	*share = 0;
 	int rc = work_grey(img, grey_work, &own, &small, &scale, err, cap);
-	double share = 0;
-	if (!rc) {
-		rc = gv_cv_bright_quad(small, 0, quad, &share, err, cap);
-		if (rc == GV_ENOTFOUND || (!rc && share < GV_OUTLINE_MIN_SHARE)) {
-			snprintf(err, cap, "no board found: no board-like bright quadrilateral in the photo");
-			rc = GV_ENOTFOUND;
-		}
-	}
+	if (!rc)
+		rc = gv_cv_bright_quad(small, 0, quad, share, err, cap);
 	if (!rc)
 		for (int k = 0; k < 8; k++)
 			quad[k] /= scale;
 	gv_image_free(&own);
+	return rc;
+}
+
+int gv_board_outline_shared(const gv_image *img, const gv_image *grey_work, double quad[8], char *err, size_t cap)
+{
+	double share = 0;
+	int rc = gv_bright_quad(img, grey_work, quad, &share, err, cap);
+	if (rc == GV_ENOTFOUND || (!rc && share < GV_OUTLINE_MIN_SHARE)) {
+		snprintf(err, cap, "no board found: no board-like bright quadrilateral in the photo");
+		rc = GV_ENOTFOUND;
+	}
 	return rc;
 }
 

@@ -41,6 +41,13 @@ int gv_board_outline(const gv_image *img, double quad[8], char *err, size_t cap)
  * made one at GV_OUTLINE_WORK_PX (NULL, or one of another size: made
  * here). */
 int gv_board_outline_shared(const gv_image *img, const gv_image *grey_work, double quad[8], char *err, size_t cap);
+/* The largest bright quadrilateral itself, whatever share of the photo it
+ * covers (*share: its area over the photo's), from grey_work as above:
+ * GV_ENOTFOUND when there is none; GV_EINVAL, GV_ENOMEM or GV_ECV with a
+ * message. gv_detect looks once, and passes it on (gv_locate_opts'
+ * bright_known). */
+int gv_bright_quad(const gv_image *img, const gv_image *grey_work, double quad[8], double *share, char *err,
+                   size_t cap);
 
 /* Polishes a grid whose four corners a person clicked (x y clockwise from
  * the top-left, pixels of img; clicks are a few pixels off, a tenth or two

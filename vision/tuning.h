@@ -330,6 +330,31 @@
  * leaves 7 of the 10 (1024x768 photos gave the other three). */
 #define GV_LOCATE_FINE_PX 1600
 #define GV_LOCATE_FINE_MIN 1200
+/* A lattice fitted to the lines is taken to its proof only where at least
+ * this share of its 2N lines has segments on it (a cell's length or more):
+ * half, as it always was. Where the lines' first grid fails and the
+ * photo's brightest region covers at least GV_OUTLINE_WHOLE_SHARE of it (a
+ * floor or table as bright as the board: the outline, which finds most
+ * crowded boards whose lines are hidden, has nothing to go on; 40 of the
+ * 60 boards not found on the development scene sets were so), every
+ * search takes one on GV_LOCATE_LOW_SUPPORT: the lines are all there is,
+ * and the proof judges the lattice. Chosen on the development scene sets
+ * (samples/eval_scenes.py, the 14 sets of seeds 300-6059) among 0.5, 0.3
+ * and 0.2 for every photo: 0.3 found 5 more boards and lost none, 0.2
+ * nothing more; but 0.3 for every photo cost gobanwatcher/1 (no board
+ * found, its lattices on 0.42 of their lines going through every search)
+ * 50 -> 70 ms a megapixel, so only where the outline cannot help: 3 of
+ * the 5 there (the others: scene 6058 and a point of bamboo 324),
+ * gobanwatcher/1 the same instructions. The whole photo: nine tenths of it
+ * or more, by reasoning (a board photographed to be refereed leaves a
+ * border to what it lies on). */
+#ifndef GV_LOCATE_MIN_SUPPORT
+#define GV_LOCATE_MIN_SUPPORT 0.5
+#endif
+#ifndef GV_LOCATE_LOW_SUPPORT
+#define GV_LOCATE_LOW_SUPPORT 0.3
+#endif
+#define GV_OUTLINE_WHOLE_SHARE 0.9
 /* The bright region must cover at least this share of the photo to be a
  * board (a board photographed to be refereed fills a good part of it). */
 #define GV_OUTLINE_MIN_SHARE 0.08
