@@ -32,6 +32,9 @@
 #define MARGIN 1.6     /* wood beyond the outer lines, cm */
 #define LINE_W 0.12    /* line width, cm */
 #define STONE_R 1.1
+/* The share of points given a stone in test_fewer_lines_asked: enough to
+ * hide over half of the 19x19 grid's lines (0.45 of them show). */
+#define CROWD_HIDING 0.9
 
 typedef struct scene {
 	int size;
@@ -1306,6 +1309,41 @@ static void test_bright_pieces(void **st)
 	gv_image_free(&g);
 }
 
+/* A crowded board whose stones hide most of its lines: the lattice the
+ * lines fit is turned down for too few of them seen (its share given back
+ * in support), and taken where fewer are asked (gv_locate_opts.
+ * min_support, as gv_detect asks GV_LOCATE_LOW_SUPPORT where the
+ * brightest region is the whole photo), within 2 px of the truth. */
+static void test_fewer_lines_asked(void **st)
+{
+	(void)st;
+	double q[8];
+	view(5, 30, q);
+	g_crowd = CROWD_HIDING;
+	scene sc = {.size = 19, .cx = CELL_X, .cy = CELL_Y};
+	place_stones(&sc);
+	g_crowd = 0;
+	gv_image img;
+	draw(&img, &sc, 800, 600, q);
+	gv_locate_opts o = {.size = 19};
+	gv_grid g;
+	char err[256] = "";
+	int rc = gv_locate(&img, &o, &g, err, sizeof err);
+	print_message("half asked: %d (%s), support %.2f\n", rc, err, g.support);
+	assert_int_equal(rc, GV_ENOTFOUND);
+	assert_true(g.support >= GV_LOCATE_LOW_SUPPORT && g.support < GV_LOCATE_MIN_SUPPORT);
+	o.min_support = GV_LOCATE_LOW_SUPPORT;
+	rc = gv_locate(&img, &o, &g, err, sizeof err);
+	if (rc)
+		fail_msg("fewer asked: %s", err);
+	double worst = 0;
+	for (int k = 0; k < 8; k += 2)
+		worst = fmax(worst, hypot(g.corners[k] - sc.truth[k], g.corners[k + 1] - sc.truth[k + 1]));
+	print_message("fewer asked: support %.2f, worst corner %.2f px from the truth\n", g.support, worst);
+	assert_true(worst <= 2.0);
+	gv_image_free(&img);
+}
+
 static void test_grid_from_the_outline(void **st)
 {
 	(void)st;
@@ -1702,6 +1740,7 @@ int main(void)
 		cmocka_unit_test(test_bounded_by_empty_points_beyond),
 		cmocka_unit_test(test_bounded_by_the_boards_edge),
 		cmocka_unit_test(test_bright_pieces),
+		cmocka_unit_test(test_fewer_lines_asked),
 		cmocka_unit_test(test_grid_from_the_outline),
 		cmocka_unit_test(test_shared_grey_copy),
 		cmocka_unit_test(test_clicked_corners_polished),
