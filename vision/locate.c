@@ -800,17 +800,44 @@ static bool rect_ends(const double Rw[9], const seg *sg, double *ax, double *ay,
 	return gv_h_apply(Rw, sg->x0, sg->y0, ax, ay) && gv_h_apply(Rw, sg->x1, sg->y1, bx, by);
 }
 
-/* The grid from the segments, given the two peaks of their directions
- * (degrees). False with *why set when no grid fits. */
-static bool try_pair(const gv_locate_opts *o, fit_memo *memo, seg *s, int nseg, const frame *frp, int p0, int p1,
-                     const int *pk, int npk, int N, bool clip, int power, double H_out[9], double *support_out,
-                     double *resid_out, double *trim_out, const char **why)
+/* What every pair of directions is tried on in one search (gv_locate):
+ * the options, the fits' memo, the segments (their families set by each
+ * try), the frame, the directions' peaks (degrees), the board's lines and
+ * the power of the segments' length that weighs the vanishing points. */
+typedef struct pair_search {
+	const gv_locate_opts *o;
+	fit_memo *memo;
+	seg *s;
+	int nseg;
+	const frame *fr;
+	const int *pk;
+	int npk;
+	int N;
+	int power;
+} pair_search;
+
+/* A pair's grid (board -> working pixels), the share of its lines seen,
+ * the lines' residual (all, and without the worst tenth), or why none. */
+typedef struct pair_fit {
+	double H[9];
+	double support, resid, trim;
+	const char *why;
+} pair_fit;
+
+/* The grid from the segments, given the two peaks p0, p1 of their
+ * directions (degrees), with each family's lines only within the other's
+ * reach where clip. False with out->why set when no grid fits. */
+static bool try_pair(const pair_search *ps, int p0, int p1, bool clip, pair_fit *out)
 {
-	frame fr = *frp;
+	const gv_locate_opts *o = ps->o;
+	seg *s = ps->s;
+	int nseg = ps->nseg, N = ps->N;
+	const char **why = &out->why;
+	frame fr = *ps->fr;
 	int peaks[2] = {p0, p1};
 	double vp[2][3];
 	for (int f = 0; f < 2; f++)
-		ransac_vp(s, nseg, &fr, peaks[f], pk, npk, power, vp[f]);
+		ransac_vp(s, nseg, &fr, peaks[f], ps->pk, ps->npk, ps->power, vp[f]);
 	/* then least squares on the segments that agree, the tolerance narrowing */
 	const double extra[5] = {2.5, 1.5, 1, 1, 1};
 	for (int it = 0; it < 5; it++) {
@@ -921,7 +948,7 @@ static bool try_pair(const gv_locate_opts *o, fit_memo *memo, seg *s, int nseg, 
 		}
 		double smax = (NBINS - 1) / (double)(N - 1);
 		double smin = fmax(3, smax * 0.12);
-		if (fit_lines_memo(memo, Q, N, smin, smax, &off[f], &sp[f]) <= 0) {
+		if (fit_lines_memo(ps->memo, Q, N, smin, smax, &off[f], &sp[f]) <= 0) {
 			*why = "no board found: no evenly spaced grid lines";
 			return false;
 		}
@@ -954,10 +981,10 @@ static bool try_pair(const gv_locate_opts *o, fit_memo *memo, seg *s, int nseg, 
 		}
 	}
 	ltr(o, "locate: support %.2f residual %.2f px (%.2f without the worst tenth of the lines)", support, resid, trim);
-	*support_out = support;
-	*resid_out = resid;
-	*trim_out = trim;
-	memcpy(H_out, H, sizeof H);
+	out->support = support;
+	out->resid = resid;
+	out->trim = trim;
+	memcpy(out->H, H, sizeof H);
 	return true;
 }
 
@@ -1127,39 +1154,33 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 	 * more with all three). */
 	int last = (opts && opts->halve_dense) || work <= GV_LOCATE_COARSE_PX ? 2 : 1;
 	for (int power = 2; power >= last && best < -0.5; power--) {
+		pair_search ps = {opts, memo, s, nseg, &fr, pk, npk, N, power};
 		if (power == 1)
 			ltr(opts, "locate: no pair fits: the vanishing points again by the segments' length");
 		for (int u = 0; u < npk; u++)
 			for (int v = u + 1; v < npk; v++) {
 				if (angdiff(pk[u], pk[v]) < 30)
 					continue;
-				double Ht[9], sup, res, trim;
-				const char *w = NULL;
-				bool ok = try_pair(opts, memo, s, nseg, &fr, pk[u], pk[v], pk, npk, N, false, power, Ht, &sup, &res,
-				                   &trim, &w);
-				if ((!ok || res > 3) && power == 2 && !(opts && opts->halve_dense)) {
+				pair_fit pf = {.why = NULL};
+				bool ok = try_pair(&ps, pk[u], pk[v], false, &pf);
+				if ((!ok || pf.resid > 3) && power == 2 && !(opts && opts->halve_dense)) {
 					/* again with each family's lines only within the
 					 * other's reach (a floor's seams beside the board;
 					 * not in the search again for a lattice twice too
 					 * dense, which follows a lattice that fitted) */
-					double Hc[9], supc, resc, trimc;
-					const char *wc = NULL;
-					if (try_pair(opts, memo, s, nseg, &fr, pk[u], pk[v], pk, npk, N, true, power, Hc, &supc, &resc,
-					             &trimc, &wc) &&
-					    resc <= 3) {
+					pair_fit pc = {.why = NULL};
+					if (try_pair(&ps, pk[u], pk[v], true, &pc) && pc.resid <= 3) {
 						ltr(opts, "locate: the lines clipped to each other's reach fit");
 						ok = true;
-						memcpy(Ht, Hc, sizeof Ht);
-						sup = supc;
-						res = resc;
-						trim = trimc;
+						pf = pc;
 					}
 				}
 				if (!ok) {
 					if (best < 0 && power == 2)
-						why = w;
+						why = pf.why;
 					continue;
 				}
+				double sup = pf.support, res = pf.resid, trim = pf.trim;
 				/* lines that do not meet on a grid: the lines' distance
 				 * from it, all but the worst tenth (a few lines' fits
 				 * drawn off by a bamboo board's seams or a floor's
@@ -1172,7 +1193,7 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 				double q = sup - 0.05 * res;
 				if (q > best) {
 					best = q;
-					memcpy(H, Ht, sizeof H);
+					memcpy(H, pf.H, sizeof H);
 					support = sup;
 					resid = res;
 				}
