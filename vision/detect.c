@@ -616,6 +616,31 @@ static int outline_contradicts(const gv_image *img, const gv_image *grey_work, c
 	return off ? GV_ENOTFOUND : GV_OK;
 }
 
+/* A grid g that failed its proof stopping a line short (d: its reading,
+ * d->proof.goes_on: the board's lines go on, on wood, beyond one of its
+ * outer lines): moved a line that way, read and proved on its own (on
+ * coarse when not NULL), and again while it stops short, up to
+ * GV_PROOF_SHIFTS times (what: its name in the trace). *g and *d get the
+ * last grid and reading; returns that reading's code, its message (when
+ * not 0) in en. */
+static int follow_goes_on(const gv_image *img, gv_grid *g, int size, const gv_detect_opts *opts,
+                          const gv_image *coarse, const char *what, gv_detection *d, char *en, size_t cap)
+{
+	int rn = GV_ENOTFOUND;
+	for (int t = 0; rn == GV_ENOTFOUND && d->proof.goes_on && t < GV_PROOF_SHIFTS; t++) {
+		int du = d->proof.goes_on_step[1], dv = d->proof.goes_on_step[0];
+		move_grid(g, size, du, dv);
+		rn = read_grid_at(img, g, size, true, NULL, opts, coarse, d, en, cap);
+		dtr(opts,
+		    "detect: %s moved a line (%d, %d) where the lines go on: %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f; proof "
+		    "spans %.2f lines %.2f beyond %.2f (goes on %d), outer lines %d judged %d missing: %s",
+		    what, du, dv, g->corners[0], g->corners[1], g->corners[2], g->corners[3], g->corners[4], g->corners[5],
+		    g->corners[6], g->corners[7], d->proof.span_share, d->proof.line_share, d->proof.beyond_share,
+		    d->proof.goes_on, d->proof.outer_judged, d->proof.outer_missing, rn ? en : "proved");
+	}
+	return rn;
+}
+
 /* An error other than "no board" (rn) of a reading in shift_search: its
  * message en into err. Returns rn. */
 static int shift_error(int rn, const char *en, char *err, size_t cap)
@@ -698,13 +723,8 @@ static int shift_search(const gv_image *img, const gv_image *grey_work, const gv
 		/* polished, it stops a line short (the board's lines go on
 		 * beyond one outer line, on wood): moved a line that way, as
 		 * the lines' grid is, and read again */
-		for (int s = 0; rn == GV_ENOTFOUND && dp.proof.goes_on && s < GV_PROOF_SHIFTS; s++) {
-			int du = dp.proof.goes_on_step[1], dv = dp.proof.goes_on_step[0];
-			move_grid(&gp, size, du, dv);
-			rn = read_grid_at(img, &gp, size, true, NULL, opts, coarse, &dp, en, sizeof en);
-			dtr(opts, "detect: polished and moved a line (%d, %d) where the lines go on: proof spans %.2f lines %.2f beyond %.2f: %s",
-			    du, dv, dp.proof.span_share, dp.proof.line_share, dp.proof.beyond_share, rn ? en : "proved");
-		}
+		if (rn == GV_ENOTFOUND && dp.proof.goes_on)
+			rn = follow_goes_on(img, &gp, size, opts, coarse, "polished", &dp, en, sizeof en);
 		if (pass)
 			dtr(opts, "detect: the lattice as found, polished%s: proof spans %.2f lines %.2f beyond %.2f: %s",
 			    memcmp(gp.H, g0->H, sizeof gp.H) ? "" : " (its reading as found: the polish kept nothing)",
@@ -1112,27 +1132,16 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			 * one outer line, on wood. The lattice moved a line that
 			 * way is the next candidate, and must pass the whole proof
 			 * on its own (its far side then shows no line beyond) */
-			gv_grid gs = g;
-			for (int t = 0; rc == GV_ENOTFOUND && out->proof.goes_on && t < GV_PROOF_SHIFTS; t++) {
-				move_grid(&gs, size, out->proof.goes_on_step[1], out->proof.goes_on_step[0]);
-				gv_detection d2;
+			if (rc == GV_ENOTFOUND && out->proof.goes_on) {
+				gv_grid gs = g;
+				gv_detection d2 = *out;
 				char e2[300];
-				int r2 = read_grid(img, &gs, size, true, NULL, opts, &d2, e2, sizeof e2);
-				dtr(opts, "detect: the lattice moved a line (%d, %d): %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f; proof spans %.2f lines %.2f beyond %.2f (goes on %d), outer lines %d judged %d missing: %s",
-				    out->proof.goes_on_step[1], out->proof.goes_on_step[0], gs.corners[0], gs.corners[1],
-				    gs.corners[2], gs.corners[3], gs.corners[4], gs.corners[5], gs.corners[6], gs.corners[7],
-				    d2.proof.span_share, d2.proof.line_share, d2.proof.beyond_share, d2.proof.goes_on,
-				    d2.proof.outer_judged, d2.proof.outer_missing, r2 ? "failed" : "proved");
+				int r2 = follow_goes_on(img, &gs, size, opts, NULL, "the lattice", &d2, e2, sizeof e2);
 				if (take_candidate(r2, &d2, &gs, e2, out, &g, err, cap) != GV_ENOTFOUND) {
 					rc = r2;
 					if (rc)
 						goto done;
-				} else if (!d2.proof.goes_on) {
-					break; /* the first failure's message stands */
-				} else {
-					out->proof.goes_on_step[0] = d2.proof.goes_on_step[0];
-					out->proof.goes_on_step[1] = d2.proof.goes_on_step[1];
-				}
+				} /* else the first failure's message stands */
 			}
 		}
 		if (rc == GV_ENOTFOUND && !lo.bright_known) {
