@@ -219,6 +219,15 @@ static void place_stones(scene *sc)
 	}
 }
 
+/* The farthest of corners c from the true ones, in pixels. */
+static double worst_corner(const double c[8], const double truth[8])
+{
+	double worst = 0;
+	for (int k = 0; k < 8; k += 2)
+		worst = fmax(worst, hypot(c[k] - truth[k], c[k + 1] - truth[k + 1]));
+	return worst;
+}
+
 /* Light: every pixel multiplied by this (dim light scales contrasts down). */
 static double g_light = 1.0;
 
@@ -912,9 +921,7 @@ static void test_edges_under_stones(void **st)
 		char err[300] = "";
 		gv_detect_opts o = {.size = N};
 		int rc = gv_detect(&d, &img, &o, err, sizeof err);
-		double worst = 0;
-		for (int k = 0; k < 8 && !rc; k += 2)
-			worst = fmax(worst, hypot(d.corners[k] - sc.truth[k], d.corners[k + 1] - sc.truth[k + 1]));
+		double worst = rc ? 0 : worst_corner(d.corners, sc.truth);
 		double cell = hypot(sc.truth[2] - sc.truth[0], sc.truth[3] - sc.truth[1]) / (N - 1);
 		print_message("edges under stones N=%d: %s, worst corner %.2f px (cell %.1f px), outer lines judged %d, by "
 		              "outline %d, by stones %d\n",
@@ -1004,9 +1011,7 @@ static void test_blurred_never_a_line_off(void **st)
 		char err[300] = "";
 		gv_detect_opts o = {.size = 19};
 		int rc = gv_detect(&d, &img, &o, err, sizeof err);
-		double worst = 0;
-		for (int k = 0; k < 8 && !rc; k += 2)
-			worst = fmax(worst, hypot(d.corners[k] - sc.truth[k], d.corners[k + 1] - sc.truth[k + 1]));
+		double worst = rc ? 0 : worst_corner(d.corners, sc.truth);
 		double cell = hypot(sc.truth[2] - sc.truth[0], sc.truth[3] - sc.truth[1]) / 18;
 		print_message("blurred by a box of %d, thrice: %s, worst corner %.2f px (cell %.1f px)\n", r,
 		              rc ? err : "found", worst, cell);
@@ -1336,9 +1341,7 @@ static void test_fewer_lines_asked(void **st)
 	rc = gv_locate(&img, &o, &g, err, sizeof err);
 	if (rc)
 		fail_msg("fewer asked: %s", err);
-	double worst = 0;
-	for (int k = 0; k < 8; k += 2)
-		worst = fmax(worst, hypot(g.corners[k] - sc.truth[k], g.corners[k + 1] - sc.truth[k + 1]));
+	double worst = worst_corner(g.corners, sc.truth);
 	print_message("fewer asked: support %.2f, worst corner %.2f px from the truth\n", g.support, worst);
 	assert_true(worst <= 2.0);
 	gv_image_free(&img);
@@ -1518,15 +1521,6 @@ static double board_with_stones(int N, double crowd, gv_image *img, scene *sc)
 static double crowded_board(int N, gv_image *img, scene *sc)
 {
 	return board_with_stones(N, 0.3, img, sc);
-}
-
-/* The farthest of corners c from the true ones, in pixels. */
-static double worst_corner(const double c[8], const double truth[8])
-{
-	double worst = 0;
-	for (int k = 0; k < 8; k += 2)
-		worst = fmax(worst, hypot(c[k] - truth[k], c[k + 1] - truth[k + 1]));
-	return worst;
 }
 
 /* Corners a person clicked, a fifth of a cell off, polished on the lines
