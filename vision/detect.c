@@ -1144,7 +1144,7 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 				} /* else the first failure's message stands */
 			}
 		}
-		if (rc == GV_ENOTFOUND && !lo.bright_known) {
+		if (rc == GV_ENOTFOUND) {
 			/* the lines' grid failed its proof: the searches below
 			 * take a lattice on fewer lines where the brightest region
 			 * is the whole photo */

@@ -329,17 +329,18 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 	double scale = 1;
 	int rc = work_grey(img, opts ? opts->grey_work : NULL, &own, &small, &scale, err, cap);
 	double quad[8], share = 0;
-	if (!rc && opts && opts->bright_known && !opts->outline_pieces) {
-		/* the quadrilateral the caller found already (photo pixels) */
-		rc = opts->bright_rc;
-		share = opts->bright_share;
-		for (int k = 0; k < 8; k++)
-			quad[k] = opts->bright_quad[k] * scale;
-		if (rc && rc != GV_ENOTFOUND)
-			snprintf(err, cap, "outline: the bright quadrilateral given failed");
-	} else if (!rc) {
-		rc = gv_cv_bright_quad(small, opts && opts->outline_pieces ? GV_OUTLINE_PIECE_SHARE : 0, quad, &share, err,
-		                       cap);
+	if (!rc) {
+		if (opts && opts->bright_known && !opts->outline_pieces) {
+			/* the quadrilateral the caller found already (photo
+			 * pixels; its code 0 or GV_ENOTFOUND) */
+			rc = opts->bright_rc;
+			share = opts->bright_share;
+			for (int k = 0; k < 8; k++)
+				quad[k] = opts->bright_quad[k] * scale;
+		} else {
+			rc = gv_cv_bright_quad(small, opts && opts->outline_pieces ? GV_OUTLINE_PIECE_SHARE : 0, quad, &share,
+			                       err, cap);
+		}
 		if (!rc)
 			otr(opts, "outline: bright quad %.0f,%.0f %.0f,%.0f %.0f,%.0f %.0f,%.0f (photo px), %.2f of the photo",
 			    quad[0] / scale, quad[1] / scale, quad[2] / scale, quad[3] / scale, quad[4] / scale,
