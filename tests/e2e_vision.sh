@@ -513,10 +513,11 @@ done <<<"$sources"
 # 5472 with the colour from the white evidence's own patches; 5529 with
 # the corners moved onto the stones where that reads more surely, its
 # sure points 0 -> 1319, 2 of them wrong; 5685 with the photo's colours
-# taken for a mixture of two populations)
+# taken for a mixture of two populations; 5718 with black not ruled out by
+# its lines where its centre is as dark as a stone's, LINE_BLACK_DARK)
 #               points right  sure_wrong at most
 clicked_floors='
-gobanwatcher/1  5678          3
+gobanwatcher/1  5710          3
 gobanwatcher/3  6128          2
 '
 while read -r name floor sfloor; do

@@ -555,18 +555,38 @@ static void test_drawn_small_board_on_a_pale_cloth(void **s)
 	assert_int_equal(wrong, 0);
 }
 
-/* A black stone whose arms show line contrast over LINE_BLACK (its edge,
- * seen steeply, through a grid a little off the stones' points:
- * gobanwatcher/1 orange_2 through its clicked corners) is read empty, the
- * lines veto black, but not sure: its black alone clears the threshold. An
- * empty point whose lines show and that has no black is sure as before. */
+/* A point whose arms show line contrast over LINE_BLACK (a black stone's
+ * edge, seen steeply, through a grid a little off the stones' points:
+ * gobanwatcher/1 orange_2 through its clicked corners), whose centre is a
+ * little dark (-0.45, between DARK_CENTRE and LINE_BLACK_DARK), is read
+ * empty, the lines veto black, but not sure: its black alone clears the
+ * threshold. An empty point whose lines show and that has no black is
+ * sure as before. */
 static void test_black_vetoed_by_its_lines_is_not_sure(void **s)
 {
 	(void)s;
 	gv_point_features f[81];
 	packed_board(f, 5);
-	set_point(&f[33], -2.0f, 0.7f, -0.3f, 3.0f, 0.3f, -10, -10);
+	set_point(&f[33], -0.45f, 0.7f, -0.3f, 3.0f, 0.3f, -10, -10);
 	packed_read_empty(f, 33, -1);
+}
+
+/* The same point with its centre as dark as a stone's (-2.0, under
+ * LINE_BLACK_DARK: no empty point of the shared photos whose lines show
+ * that much is darker than -0.30) is black: the "line" is the stone's dark
+ * body between its glare spots (gobanwatcher/1 under orange light). */
+static void test_black_as_dark_as_a_stone_is_not_vetoed_by_its_lines(void **s)
+{
+	(void)s;
+	gv_point_features f[81];
+	packed_board(f, 5);
+	set_point(&f[33], -2.0f, 0.7f, -0.3f, 3.0f, 0.3f, -10, -10);
+	unsigned char cells[81];
+	float conf[81];
+	assert_int_equal(gv_classify_decide(f, 9, cells, conf), 0);
+	packed_stones_read(cells);
+	assert_int_equal(cells[33], 1);
+	assert_int_equal(cells[0], 0);
 }
 
 /* A point whose lines are hidden and whose centre is darker than the wood,
@@ -970,6 +990,7 @@ int main(void)
 	    cmocka_unit_test(test_drawn_hand_over_the_edge_is_not_sure),
 	    cmocka_unit_test(test_drawn_small_board_on_a_pale_cloth),
 	    cmocka_unit_test(test_black_vetoed_by_its_lines_is_not_sure),
+	    cmocka_unit_test(test_black_as_dark_as_a_stone_is_not_vetoed_by_its_lines),
 	    cmocka_unit_test(test_hidden_lines_darker_than_the_wood_are_not_sure),
 	    cmocka_unit_test(test_colours_judged_by_the_photos_own_stones),
 	    cmocka_unit_test(test_colours_found_where_the_first_reading_is_off),

@@ -62,6 +62,11 @@ CANDIDATES = [
     # (stonefit.c, detect.c settle_clicks): off, and a disc of fewer samples
     {"GV_STONEFIT_REACH": "0"},
     {"GV_STONEFIT_STEP": "0.14"},
+    # a point whose line contrast rules black out, unless its centre is
+    # darker than LINE_BLACK_DARK (classify.c; -1e9: the rule as before,
+    # the line alone rules it out; the rule came from gobanwatcher/1's
+    # clicked reading)
+    {"LINE_BLACK_DARK": "-1e9f"},
 ]
 
 # the sources of the issue: gomrade's folders are one source

@@ -46,6 +46,20 @@ enum { C_EMPTY = 0, C_BLACK = 1, C_WHITE = 2 };
  * hold a white (black) stone. */
 #define LINE_WHITE 0.8f
 #define LINE_BLACK 0.6f
+/* ... but not where the point's own centre is darker than this (log
+ * brightness over the board's): there the "line" is a black stone's dark
+ * body between its glare spots, or between the wood and its own shadow,
+ * seen steeply under a coloured light (gobanwatcher/1 through its clicked
+ * corners: 22 black points with line contrast over LINE_BLACK, their
+ * centres -0.06 to -2.97, median -1.36, all read empty). The lines darken
+ * an empty point's centre only a little: over the shared photos the empty
+ * points with line contrast over LINE_BLACK lie at -0.30 and brighter
+ * (twice DARK_CENTRE here); a shadow's lines show against the board's
+ * brightness around it, so faintly. -DLINE_BLACK_DARK=-1e9f: the rule as
+ * before (the line alone rules black out). */
+#ifndef LINE_BLACK_DARK
+#define LINE_BLACK_DARK (-0.6f)
+#endif
 /* Whiteness lost per unit of the least white of the squares around the
  * point: glare or a hand whitens the squares too, a stone never all of them. */
 #define AROUND 1.0f
@@ -1109,7 +1123,7 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 		 * board, in washed-out light, is hardly whiter than the wood) */
 		if (f[k].line < LINE_HIDDEN && f[k].bright > HIDDEN_DARK)
 			ew[k] += HIDDEN_BONUS * (LINE_HIDDEN - (f[k].line > 0 ? f[k].line : 0)) / LINE_HIDDEN;
-		if (f[k].line > LINE_BLACK)
+		if (f[k].line > LINE_BLACK && f[k].bright >= LINE_BLACK_DARK)
 			eb[k] = 0;
 		float tb = f[k].yellow >= SHADOW_HUE ? tbs : tb0;
 		tbk[k] = tb;
