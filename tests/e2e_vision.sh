@@ -316,6 +316,16 @@ if [ -x "$render" ]; then
 	last_position "$tmp/floorlow" p3041 "$fx/selfplay/9x9-s0002.sgf" --seed 3041 --tilt 38.5 \
 		--board-thickness 0 --stone-height 6.8 --width 1280 --height 720 --zoom 1.00 --floor
 	all_right "eval a crowded board on a floor as bright as itself" "$tmp/floorlow" 1 81
+	# a crowded 13x13 bamboo board at 33 degrees (seed 8012 with
+	# --bamboo, a held-out set): the lines' lattice, its top row on the
+	# board's second and its rows drifting onto the seams between the
+	# lines, passed the lines' proof (47 of 169 points wrong). Most of its
+	# points read as stones, and the discs round them were more even half
+	# a cell off the lattice (GV_PROOF_EVEN_MIN): it fails, and the right
+	# grid is found, every point right
+	last_position "$tmp/seams" p8012b "$fx/selfplay/13x13-s0105.sgf" --seed 8012 --tilt 33.1 \
+		--board-thickness 58 --stone-height 5.6 --width 640 --height 480 --zoom 1.00 --bamboo
+	all_right "eval a bamboo board whose seams took a lattice off its stones" "$tmp/seams" 1 169
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the

@@ -1616,6 +1616,40 @@ static void test_corners_fitted_to_stones(void **st)
 	g_crowd = 0;
 }
 
+/* The discs of a crowded board more even on its stones than half a cell
+ * off (gv_stone_evenness): through the truth well over 1; through the
+ * lattice moved half a cell along either direction, under 1; a bad
+ * argument measures nothing. */
+static void test_stones_even_on_the_lattice(void **st)
+{
+	(void)st;
+	for (int N = 9; N <= 19; N += 10) {
+		gv_image img;
+		scene sc;
+		double cell = board_with_stones(N, 0.7, &img, &sc);
+		double H[9], along[8], across[8];
+		assert_true(gv_h_from_corners(sc.truth, N, H));
+		const double m = N - 1, board[8] = {0, 0, m, 0, m, m, 0, m};
+		for (int k = 0; k < 4; k++) {
+			gv_h_apply(H, board[2 * k] + 0.5, board[2 * k + 1], &along[2 * k], &along[2 * k + 1]);
+			gv_h_apply(H, board[2 * k], board[2 * k + 1] - 0.5, &across[2 * k], &across[2 * k + 1]);
+		}
+		double right = gv_stone_evenness(&img, NULL, N, sc.truth), u = gv_stone_evenness(&img, NULL, N, along),
+		       v = gv_stone_evenness(&img, NULL, N, across);
+		print_message("evenness N=%d (cell %.1f px): right %.2f, half a cell off %.2f and %.2f\n", N, cell, right, u,
+		              v);
+		assert_true(right > 1.3);
+		assert_true(u >= 0 && u < 1);
+		assert_true(v >= 0 && v < 1);
+		double z[8] = {0};
+		assert_true(gv_stone_evenness(&img, NULL, N, z) < 0);
+		assert_true(gv_stone_evenness(NULL, NULL, N, sc.truth) < 0);
+		gv_image_free(&img);
+	}
+	g_plain_table = false;
+	g_crowd = 0;
+}
+
 /* A grid followed after the camera moved (gv_track_grid): the grid in use
  * is the truth moved by up to 1.7 cells (a frame seconds later from a
  * wobbling camera), a whole cell too (a lattice a cell off shows its inner
@@ -1739,6 +1773,7 @@ int main(void)
 		cmocka_unit_test(test_shared_grey_copy),
 		cmocka_unit_test(test_clicked_corners_polished),
 		cmocka_unit_test(test_corners_fitted_to_stones),
+	    cmocka_unit_test(test_stones_even_on_the_lattice),
 		cmocka_unit_test(test_grid_followed),
 		cmocka_unit_test(test_no_board),
 		cmocka_unit_test(test_undistortion_map),

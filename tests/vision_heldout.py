@@ -67,6 +67,10 @@ CANDIDATES = [
     # the line alone rules it out; the rule came from gobanwatcher/1's
     # clicked reading)
     {"LINE_BLACK_DARK": "-1e9f"},
+    # a proved grid through which half its points read as stones must lie
+    # on them (detect.c, GV_PROOF_EVEN_MIN; 0: the rule off, as before).
+    # Set by reasoning; no photo of the shared sources reaches it
+    {"GV_PROOF_EVEN_MIN": "0"},
 ]
 
 # the sources of the issue: gomrade's folders are one source

@@ -392,6 +392,29 @@ static int read_grid_at(const gv_image *img, const gv_grid *g, int size, bool pr
 			return GV_ENOTFOUND;
 		}
 	}
+	/* a board most of whose points hold stones: the lattice must lie on
+	 * them (a seam lattice of a bamboo board, its lines fitted with the
+	 * board's a row or a column over, passes the rest) */
+	if (!rc && prove && out->proof.ok) {
+		int stones = 0;
+		for (int k = 0; k < size * size; k++)
+			stones += out->cells[k] == 1 || out->cells[k] == 2;
+		if (stones >= GV_PROOF_EVEN_STONES * size * size) {
+			double e = gv_stone_evenness(img, NULL, size, g->corners);
+			out->proof.evenness = e;
+			if (e >= 0 && e < GV_PROOF_EVEN_MIN) {
+				out->proof.ok = 0;
+				out->proof.off_stones = 1;
+				if (err && cap)
+					snprintf(err, cap,
+					         "no board found: the grid found fails its proof (%d of its %d points hold stones, "
+					         "and the discs round its points are no more even than half a cell off them: "
+					         "%.2f; the lattice does not lie on the stones)",
+					         stones, size * size, e);
+				return GV_ENOTFOUND;
+			}
+		}
+	}
 	if (!rc && prove && !out->proof.ok && out->proof.goes_on) {
 		if (err && cap)
 			snprintf(err, cap,

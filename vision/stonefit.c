@@ -106,6 +106,34 @@ double gv_stone_spread(const gv_image *img, const gv_image *grey_work, int size,
 	return s;
 }
 
+double gv_stone_evenness(const gv_image *img, const gv_image *grey_work, int size, const double corners[8])
+{
+	fit_ctx f;
+	gv_image own;
+	char err[100];
+	if (ctx_begin(&f, img, grey_work, size, corners, &own, err, sizeof err))
+		return -1;
+	double c[8], H[9];
+	for (int k = 0; k < 8; k++)
+		c[k] = corners[k] * f.scale;
+	double at = spread_at(&f, c), least = -1;
+	if (at > 0 && gv_h_from_corners(c, size, H)) {
+		static const double moves[4][2] = {{0.5, 0}, {-0.5, 0}, {0, 0.5}, {0, -0.5}};
+		const double m = size - 1, board[8] = {0, 0, m, 0, m, m, 0, m};
+		for (int t = 0; t < 4; t++) {
+			double s[8];
+			for (int k = 0; k < 4; k++)
+				gv_h_apply(H, board[2 * k] + moves[t][0], board[2 * k + 1] + moves[t][1], &s[2 * k],
+				           &s[2 * k + 1]);
+			double sp = spread_at(&f, s);
+			if (sp >= 0 && (least < 0 || sp < least))
+				least = sp;
+		}
+	}
+	gv_image_free(&own);
+	return least < 0 || !(at > 0) ? -1 : least / at;
+}
+
 int gv_fit_stones(const gv_image *img, const gv_image *grey_work, int size, double corners[8], double reach,
                   char *err, size_t cap)
 {

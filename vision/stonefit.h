@@ -40,4 +40,24 @@ int gv_fit_stones(const gv_image *img, const gv_image *grey_work, int size, doub
  * span no grid. */
 double gv_stone_spread(const gv_image *img, const gv_image *grey_work, int size, const double corners[8]);
 
+/* How much more even the points' discs are through corners (img's pixels)
+ * than half a cell off them: the least, over the four moves of half a cell
+ * along the grid's two directions, of the discs' mean variance there over
+ * their mean variance through corners (gv_stone_spread's measure, on
+ * grey_work as gv_fit_stones takes it). Through the right grid of a board
+ * most of whose points hold stones, each disc is one stone or open wood,
+ * and half a cell off most discs take in the edges of two: well over 1
+ * (renders of samples/eval_scenes.py read right with half or more of the
+ * points stones: 1.085 at least; the shared photos' crowded boards
+ * through their clicked corners 1.5 to 3.9). A lattice half a cell off
+ * along a direction, or whose rows drift onto the seams between the
+ * lines (a bamboo board's seam lattice: 0.93 and 0.97 where two were
+ * found), is about as even, or more, half a cell off. Weak where it is
+ * near 1: a drawn board's lattice drifting a whole row from one side to
+ * the other measures 1.04; and the diagonal moves are left out, for on a
+ * board half empty the discs between four points are the plain wood's
+ * (right 9x9 boards measured 0.90 with them). Negative when it cannot be
+ * measured (corners spanning no grid, no memory). */
+double gv_stone_evenness(const gv_image *img, const gv_image *grey_work, int size, const double corners[8]);
+
 #endif

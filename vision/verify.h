@@ -72,6 +72,12 @@ typedef struct gv_proof {
 	int by_outline;      /* 1: passed the first way with outer lines hidden,
 	                        and the board's outline bounds it (detect.c) */
 	int doubt;           /* then: points read with a confidence under 0.5 */
+	/* Proved grids where GV_PROOF_EVEN_STONES of the points read as
+	 * stones (detect.c): */
+	double evenness;     /* gv_stone_evenness through the grid (stonefit.h;
+	                        0: not measured) */
+	int off_stones;      /* 1: failed for it, under GV_PROOF_EVEN_MIN: the
+	                        lattice does not lie on the stones */
 } gv_proof;
 
 /* Grey at (x, y), bilinear, the mean of R, G, B of a colour image; -1
