@@ -2,6 +2,7 @@
 #include "stonefit.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,16 +92,26 @@ static int ctx_begin(fit_ctx *f, const gv_image *img, const gv_image *grey_work,
 	return 0;
 }
 
+/* ctx_begin for a measure, with no message: the corners in grey's pixels
+ * into c; false when it cannot begin (nothing to free then). */
+static bool measure_begin(fit_ctx *f, const gv_image *img, const gv_image *grey_work, int size,
+                          const double corners[8], gv_image *own, double c[8])
+{
+	char err[100];
+	if (ctx_begin(f, img, grey_work, size, corners, own, err, sizeof err))
+		return false;
+	for (int k = 0; k < 8; k++)
+		c[k] = corners[k] * f->scale;
+	return true;
+}
+
 double gv_stone_spread(const gv_image *img, const gv_image *grey_work, int size, const double corners[8])
 {
 	fit_ctx f;
 	gv_image own;
-	char err[100];
-	if (ctx_begin(&f, img, grey_work, size, corners, &own, err, sizeof err))
-		return -1;
 	double c[8];
-	for (int k = 0; k < 8; k++)
-		c[k] = corners[k] * f.scale;
+	if (!measure_begin(&f, img, grey_work, size, corners, &own, c))
+		return -1;
 	double s = spread_at(&f, c);
 	gv_image_free(&own);
 	return s;
@@ -110,12 +121,9 @@ double gv_stone_evenness(const gv_image *img, const gv_image *grey_work, int siz
 {
 	fit_ctx f;
 	gv_image own;
-	char err[100];
-	if (ctx_begin(&f, img, grey_work, size, corners, &own, err, sizeof err))
-		return -1;
 	double c[8], H[9];
-	for (int k = 0; k < 8; k++)
-		c[k] = corners[k] * f.scale;
+	if (!measure_begin(&f, img, grey_work, size, corners, &own, c))
+		return -1;
 	double at = spread_at(&f, c), least = -1;
 	if (at > 0 && gv_h_from_corners(c, size, H)) {
 		static const double moves[4][2] = {{0.5, 0}, {-0.5, 0}, {0, 0.5}, {0, -0.5}};
