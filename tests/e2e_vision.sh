@@ -323,9 +323,9 @@ if [ -x "$render" ]; then
 	# points read as stones, and the discs round them were more even half
 	# a cell off the lattice (GV_PROOF_EVEN_MIN): it fails, and the right
 	# grid is found, every point right
-	last_position "$tmp/seams" p8012b "$fx/selfplay/13x13-s0105.sgf" --seed 8012 --tilt 33.1 \
+	last_position "$tmp/offstones" p8012b "$fx/selfplay/13x13-s0105.sgf" --seed 8012 --tilt 33.1 \
 		--board-thickness 58 --stone-height 5.6 --width 640 --height 480 --zoom 1.00 --bamboo
-	all_right "eval a bamboo board whose seams took a lattice off its stones" "$tmp/seams" 1 169
+	all_right "eval a bamboo board whose seams took a lattice off its stones" "$tmp/offstones" 1 169
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the
