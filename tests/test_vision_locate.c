@@ -1314,6 +1314,48 @@ static void test_bright_pieces(void **st)
 	gv_image_free(&g);
 }
 
+/* A bright region one of whose sides is the photo's border bounds nothing
+ * there: the outline is not searched on it ("a side of the bright region
+ * is the photo's edge"), nor on a photo bright all over (a floor as bright
+ * as the board); a region in view, or one that meets the border at a
+ * corner only, is. */
+static void test_outline_not_cut_by_the_frame(void **st)
+{
+	(void)st;
+	enum { W = 400, H = 300 };
+	/* 0: a rectangle in view; 1: the same run to the right edge; 2: the
+	 * whole photo; 3: a quadrilateral touching the top and bottom edges
+	 * at one corner each */
+	for (int shape = 0; shape < 4; shape++) {
+		gv_image g;
+		assert_int_equal(gv_image_alloc(&g, W, H, 1), GV_OK);
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++) {
+				bool in;
+				if (shape == 0)
+					in = x >= 60 && x < 340 && y >= 40 && y < 260;
+				else if (shape == 1)
+					in = x >= 60 && y >= 40 && y < 260;
+				else if (shape == 2)
+					in = true;
+				else /* corners (200, 0), (340, 150), (200, 299), (60, 150) */
+					in = fabs(x - 200.0) / 140 + fabs(y - 150.0) / 150 <= 1;
+				g.data[(size_t)y * (size_t)g.stride + (size_t)x] = in ? 200 : 40;
+			}
+		gv_grid grid;
+		char err[256] = "";
+		int rc = gv_locate_outline(&g, &(gv_locate_opts){.size = 19}, &grid, err, sizeof err);
+		print_message("shape %d: %d (%s)\n", shape, rc, err);
+		if (shape == 1 || shape == 2) {
+			assert_int_equal(rc, GV_ENOTFOUND);
+			assert_non_null(strstr(err, "a side of the bright region is the photo's edge"));
+		} else {
+			assert_int_equal(rc, GV_OK);
+		}
+		gv_image_free(&g);
+	}
+}
+
 /* A crowded board whose stones hide most of its lines: the lattice the
  * lines fit is turned down for too few of them seen (its share given back
  * in support), and taken where fewer are asked (gv_locate_opts.
@@ -1768,6 +1810,7 @@ int main(void)
 		cmocka_unit_test(test_bounded_by_empty_points_beyond),
 		cmocka_unit_test(test_bounded_by_the_boards_edge),
 		cmocka_unit_test(test_bright_pieces),
+	    cmocka_unit_test(test_outline_not_cut_by_the_frame),
 		cmocka_unit_test(test_fewer_lines_asked),
 		cmocka_unit_test(test_grid_from_the_outline),
 		cmocka_unit_test(test_shared_grey_copy),

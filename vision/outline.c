@@ -301,6 +301,27 @@ static int work_copy(const gv_image *img, const gv_image *shared, bool args_ok, 
 	return work_grey(img, shared, own, small, scale, err, cap);
 }
 
+/* Where the quadrilateral quad (the working copy's pixels, width x
+ * height) meets the photo's border, within 2 pixels: 2 where both ends of
+ * one of its sides lie along the same edge of the photo, 1 where a corner
+ * does, else 0. */
+static int on_border(const double quad[8], int width, int height)
+{
+	int at[4]; /* per corner: bits 1 left, 2 top, 4 right, 8 bottom */
+	for (int k = 0; k < 4; k++) {
+		double x = quad[2 * k], y = quad[2 * k + 1];
+		at[k] = (x < 2) | (y < 2) << 1 | (x > width - 3) << 2 | (y > height - 3) << 3;
+	}
+	int found = 0;
+	for (int k = 0; k < 4; k++) {
+		if (at[k] & at[(k + 1) % 4])
+			return 2;
+		if (at[k])
+			found = 1;
+	}
+	return found;
+}
+
 int gv_outline_near_side(const double quad[8])
 {
 	int near = 0;
@@ -352,14 +373,20 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 		/* the pieces together must be a whole board in view: a corner on
 		 * the photo's border is a board running on beyond it (whose
 		 * outline bounds nothing), and not worth the search */
-		if (!rc && opts && opts->outline_pieces)
-			for (int k = 0; k < 4; k++)
-				if (quad[2 * k] < 2 || quad[2 * k + 1] < 2 || quad[2 * k] > small->width - 3 ||
-				    quad[2 * k + 1] > small->height - 3) {
-					snprintf(err, cap, "no board found: the bright pieces run to the photo's edge");
-					rc = GV_ENOTFOUND;
-					break;
-				}
+		int border = rc ? 0 : on_border(quad, small->width, small->height);
+		if (border && opts && opts->outline_pieces) {
+			snprintf(err, cap, "no board found: the bright pieces run to the photo's edge");
+			rc = GV_ENOTFOUND;
+		} else if (border == 2) {
+			/* nor is a region one of whose sides is the photo's
+			 * border: the frame cuts it there (the brightest region the
+			 * whole photo: a floor as bright as the board; a crowded
+			 * board filling the photo, cut by its black stones and the
+			 * frame), and the margins sought from that side would be
+			 * measured from no edge of the board */
+			snprintf(err, cap, "no board found: a side of the bright region is the photo's edge");
+			rc = GV_ENOTFOUND;
+		}
 	}
 	if (!rc) {
 		double Q[9];
