@@ -117,6 +117,19 @@ if [ -x "$render" ]; then
 		run "$1" 0 "$goref" eval --json "$2"
 		has "$1" out "\"total\":{\"photos\":$3,\"boards_found\":$3,\"points\":$4,\"points_right\":$4"
 	}
+	# one scene drawn alone into DIR by last_position (DIR must not exist
+	# yet: another scene there would be read and counted too), then
+	# all_right: found, its POINTS points all right
+	scene_right() { # TITLE DIR POINTS NAME SGF OPTS...
+		local title=$1 dir=$2 points=$3
+		shift 3
+		if [ -e "$dir" ]; then
+			bad "$title: $dir already holds a scene"
+			return
+		fi
+		last_position "$dir" "$@"
+		all_right "$title" "$dir" 1 "$points"
+	}
 	# the diagram goref printed ($tmp/out) must be TRUTH's
 	reads_as() { # NAME TRUTH
 		if diff -q "$tmp/out" "$2" >/dev/null; then ok; else
@@ -155,8 +168,8 @@ if [ -x "$render" ]; then
 	# turned down, and the right grid found after
 	scene310="--seed 310 --tilt 31.6 --board-thickness 24 --stone-height 6.3 --width 1920 --height 1080 --zoom 0.85"
 	# shellcheck disable=SC2086
-	last_position "$tmp/edge" p310 "$fx/selfplay/19x19-s0203.sgf" $scene310
-	all_right "eval a board's edge beside its outer line" "$tmp/edge" 1 361
+	scene_right "eval a board's edge beside its outer line" "$tmp/edge" 361 \
+		p310 "$fx/selfplay/19x19-s0203.sgf" $scene310
 	# the same kind of lattice, a column over with its outer column on the
 	# board's edge and the true outer line on the other side under stones,
 	# where the outline does not turn it down: scene 310 with bowls and
@@ -176,9 +189,9 @@ if [ -x "$render" ]; then
 	# the lines' right grid was turned down as a lattice a line short (no
 	# board found). No line crosses the margin's wood to the bevel
 	# (GV_PROOF_BEYOND_CROSS): found, and every point right
-	last_position "$tmp/thin" p406 "$fx/selfplay/19x19-s0214.sgf" --seed 406 --tilt 52.4 --board-thickness 0 \
+	scene_right "eval a thin board's edge a cell beyond its outer line" "$tmp/thin" 361 \
+		p406 "$fx/selfplay/19x19-s0214.sgf" --seed 406 --tilt 52.4 --board-thickness 0 \
 		--stone-height 5.5 --width 640 --height 480 --zoom 0.86 --floor
-	all_right "eval a thin board's edge a cell beyond its outer line" "$tmp/thin" 1 361
 	# a 19x19 board a third of a 1920x1080 photo wide on a pale floor
 	# (samples/eval_scenes.py's seed 1057, 30 degrees): at 800 px its
 	# cells are 17 px, its lines cut by the stones into pieces shorter
@@ -186,9 +199,9 @@ if [ -x "$render" ]; then
 	# outweigh them; at 400 px no better. The lines once more at up to
 	# 1600 px (GV_LOCATE_FINE_PX) on a photo of 1200 px or more: found,
 	# every point right
-	last_position "$tmp/fine" p1057 "$fx/selfplay/19x19-s0218.sgf" --seed 1057 --tilt 30.6 --board-thickness 21 \
+	scene_right "eval a large photo's small cells on a floor" "$tmp/fine" 361 \
+		p1057 "$fx/selfplay/19x19-s0218.sgf" --seed 1057 --tilt 30.6 --board-thickness 21 \
 		--stone-height 5.0 --width 1920 --height 1080 --zoom 0.98 --floor
-	all_right "eval a large photo's small cells on a floor" "$tmp/fine" 1 361
 	# a 19x19 on a pale floor with bowls beside it (samples/eval_scenes.py's
 	# seed 1058 with clutter, 29 degrees): the lines' lattice lies a few
 	# pixels off at its bottom-left, its lines missed on the spans of one
@@ -196,9 +209,9 @@ if [ -x "$render" ]; then
 	# the one whose lines show most, polished, stops a line short. The
 	# lattice as found, polished as a moved one is (shift_search): found,
 	# every point right
-	last_position "$tmp/asfound" p1058c "$fx/selfplay/19x19-s0219.sgf" --seed 1058 --tilt 29.5 \
-		--board-thickness 53 --stone-height 5.2 --width 1280 --height 720 --zoom 0.82 --floor --clutter
-	all_right "eval a lattice a few pixels off, polished as found" "$tmp/asfound" 1 361
+	scene_right "eval a lattice a few pixels off, polished as found" "$tmp/asfound" 361 \
+		p1058c "$fx/selfplay/19x19-s0219.sgf" --seed 1058 --tilt 29.5 --board-thickness 53 \
+		--stone-height 5.2 --width 1280 --height 720 --zoom 0.82 --floor --clutter
 	# boards whose outer lines are nearly all under stones, where the
 	# points a line beyond are not empty and no outline bounds the grid:
 	# a 9x9 on a pale floor with bowls beside it, 144 mm thick, its left
@@ -240,9 +253,9 @@ if [ -x "$render" ]; then
 	# inside the left one and 2.74 beyond the right, two columns off
 	# alike (edge_move): the grid moved so is found, every point right
 	# (no board found before)
-	last_position "$tmp/byedge2" p2042c "$fx/selfplay/19x19-s0220.sgf" --seed 2042 --tilt 54.8 \
-		--board-thickness 183 --stone-height 5.0 --width 1280 --height 720 --zoom 0.93 --clutter
-	all_right "eval a lattice moved as the board's edge says" "$tmp/byedge2" 1 361
+	scene_right "eval a lattice moved as the board's edge says" "$tmp/byedge2" 361 \
+		p2042c "$fx/selfplay/19x19-s0220.sgf" --seed 2042 --tilt 54.8 --board-thickness 183 \
+		--stone-height 5.0 --width 1280 --height 720 --zoom 0.93 --clutter
 	# boards found only by the lines at 1280 px, their lattice there a few
 	# pixels off or a line short: a 19x19 bamboo board 142 mm thick on a
 	# pale floor (seed 5057 with --bamboo, 37 degrees; at 800 px a lattice
@@ -275,9 +288,9 @@ if [ -x "$render" ]; then
 	# quarter of a cell off at its top-right corner, where a black stone
 	# read empty, sure. Polished on its empty points once it passes
 	# (shift_search): every point right (80 of 81 before)
-	last_position "$tmp/movedpolish" p6034cb "$fx/selfplay/9x9-s0007.sgf" --seed 6034 --tilt 33.7 \
-		--board-thickness 53 --stone-height 6.7 --width 1920 --height 1080 --zoom 0.93 --clutter --bamboo
-	all_right "eval a lattice moved whole, then polished" "$tmp/movedpolish" 1 81
+	scene_right "eval a lattice moved whole, then polished" "$tmp/movedpolish" 81 \
+		p6034cb "$fx/selfplay/9x9-s0007.sgf" --seed 6034 --tilt 33.7 --board-thickness 53 \
+		--stone-height 6.7 --width 1920 --height 1080 --zoom 0.93 --clutter --bamboo
 	# a 13x13 bamboo board at 35 degrees whose strips' glue seams run
 	# halfway between its columns (seed 6049 with --bamboo): the lines'
 	# lattice twice too dense across passed every test of the lines (a
@@ -285,9 +298,9 @@ if [ -x "$render" ]; then
 	# would have to be 1.75 times as long as wide for any camera to see
 	# them so (gv_h_cell_aspects, GV_PROOF_ASPECT_MAX): turned down, the
 	# board's outline finds it, every point right
-	last_position "$tmp/aspect" p6049b "$fx/selfplay/13x13-s0106.sgf" --seed 6049 --tilt 35.2 \
-		--board-thickness 50 --stone-height 6.7 --width 1024 --height 768 --zoom 0.82 --bamboo
-	all_right "eval a lattice no camera sees as a board's" "$tmp/aspect" 1 169
+	scene_right "eval a lattice no camera sees as a board's" "$tmp/aspect" 169 \
+		p6049b "$fx/selfplay/13x13-s0106.sgf" --seed 6049 --tilt 35.2 --board-thickness 50 \
+		--stone-height 6.7 --width 1024 --height 768 --zoom 0.82 --bamboo
 	# a 19x19 bamboo board at 32 degrees (seed 6010 with --bamboo): the
 	# outline's margin on its near side found 0.46 cell against 0.68 on
 	# the far side, the grid 0.4 cell too big there and passed by its
@@ -295,17 +308,17 @@ if [ -x "$render" ]; then
 	# margins searched again with the near one held to the far one's
 	# (GV_OUTLINE_NEAR_SLACK): a grid that passes by its lines, every point
 	# right
-	last_position "$tmp/nearside" p6010b "$fx/selfplay/19x19-s0221.sgf" --seed 6010 --tilt 32.2 \
-		--board-thickness 14 --stone-height 5.7 --width 1024 --height 768 --zoom 1.02 --bamboo
-	all_right "eval an outline's near margin held to its far one's" "$tmp/nearside" 1 361
+	scene_right "eval an outline's near margin held to its far one's" "$tmp/nearside" 361 \
+		p6010b "$fx/selfplay/19x19-s0221.sgf" --seed 6010 --tilt 32.2 --board-thickness 14 \
+		--stone-height 5.7 --width 1024 --height 768 --zoom 1.02 --bamboo
 	# a crowded 19x19 bamboo board at 35 degrees (seed 7005 with --bamboo):
 	# chains of black stones across its margin cut the bright region
 	# apart, and the largest piece's quadrilateral was no board ("the
 	# lines do not form a regular grid", then the outline failed). Round
 	# every large piece (GV_OUTLINE_PIECE_SHARE): found, every point right
-	last_position "$tmp/pieces" p7005b "$fx/selfplay/19x19-s0217.sgf" --seed 7005 --tilt 34.6 \
-		--board-thickness 46 --stone-height 7.1 --width 640 --height 480 --zoom 0.87 --bamboo
-	all_right "eval a board cut in pieces by its stones" "$tmp/pieces" 1 361
+	scene_right "eval a board cut in pieces by its stones" "$tmp/pieces" 361 \
+		p7005b "$fx/selfplay/19x19-s0217.sgf" --seed 7005 --tilt 34.6 --board-thickness 46 \
+		--stone-height 7.1 --width 640 --height 480 --zoom 0.87 --bamboo
 	# a crowded 9x9 on a pale floor as bright as the board (seed 3041,
 	# 38 degrees): the brightest region is the whole photo, so the outline
 	# has nothing to go on, and the lines' lattice (its lines on under
@@ -313,9 +326,9 @@ if [ -x "$render" ]; then
 	# never reached its proof. Where the brightest region is the whole
 	# photo, a lattice on 30% of its lines goes to its proof
 	# (GV_LOCATE_LOW_SUPPORT): found, every point right
-	last_position "$tmp/floorlow" p3041 "$fx/selfplay/9x9-s0002.sgf" --seed 3041 --tilt 38.5 \
-		--board-thickness 0 --stone-height 6.8 --width 1280 --height 720 --zoom 1.00 --floor
-	all_right "eval a crowded board on a floor as bright as itself" "$tmp/floorlow" 1 81
+	scene_right "eval a crowded board on a floor as bright as itself" "$tmp/floorlow" 81 \
+		p3041 "$fx/selfplay/9x9-s0002.sgf" --seed 3041 --tilt 38.5 --board-thickness 0 \
+		--stone-height 6.8 --width 1280 --height 720 --zoom 1.00 --floor
 	# a crowded 13x13 bamboo board at 33 degrees (seed 8012 with
 	# --bamboo, a held-out set): the lines' lattice, its top row on the
 	# board's second and its rows drifting onto the seams between the
@@ -323,9 +336,9 @@ if [ -x "$render" ]; then
 	# points read as stones, and the discs round them were more even half
 	# a cell off the lattice (GV_PROOF_EVEN_MIN): it fails, and the right
 	# grid is found, every point right
-	last_position "$tmp/offstones" p8012b "$fx/selfplay/13x13-s0105.sgf" --seed 8012 --tilt 33.1 \
-		--board-thickness 58 --stone-height 5.6 --width 640 --height 480 --zoom 1.00 --bamboo
-	all_right "eval a bamboo board whose seams took a lattice off its stones" "$tmp/offstones" 1 169
+	scene_right "eval a bamboo board whose seams took a lattice off its stones" "$tmp/offstones" 169 \
+		p8012b "$fx/selfplay/13x13-s0105.sgf" --seed 8012 --tilt 33.1 --board-thickness 58 \
+		--stone-height 5.6 --width 640 --height 480 --zoom 1.00 --bamboo
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the
