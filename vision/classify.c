@@ -1263,7 +1263,11 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 			 * a black stone's edge seen steeply through a grid a
 			 * little off its points makes arms of line contrast too
 			 * (gobanwatcher/1 orange_2 through its clicked corners:
-			 * nine black stones read empty with 1.0), so not sure */
+			 * nine black stones read empty with 1.0), so not sure.
+			 * Since LINE_BLACK_DARK the lines veto only centres
+			 * between it and DARK_CENTRE; a darker one read empty
+			 * here was so for another reason (a neighbour's claim),
+			 * and is capped alike */
 			if (cells[k] == C_EMPTY && f[k].line > LINE_BLACK && f[k].bright < DARK_CENTRE &&
 			    black_evidence(f[k].black, f[k].line) > tbk[k] && c > GV_DOUBT_CAP)
 				c = GV_DOUBT_CAP;
