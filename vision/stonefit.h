@@ -47,16 +47,14 @@ double gv_stone_spread(const gv_image *img, const gv_image *grey_work, int size,
  * grey_work as gv_fit_stones takes it). Through the right grid of a board
  * most of whose points hold stones, each disc is one stone or open wood,
  * and half a cell off most discs take in the edges of two: well over 1
- * (renders of samples/eval_scenes.py read right with half or more of the
- * points stones: 1.085 at least; the shared photos' crowded boards
- * through their clicked corners 1.5 to 3.9). A lattice half a cell off
- * along a direction, or whose rows drift onto the seams between the
- * lines (a bamboo board's seam lattice: 0.93 and 0.97 where two were
- * found), is about as even, or more, half a cell off. Weak where it is
- * near 1: a drawn board's lattice drifting a whole row from one side to
- * the other measures 1.04; and the diagonal moves are left out, for on a
- * board half empty the discs between four points are the plain wood's
- * (right 9x9 boards measured 0.90 with them). Negative when it cannot be
+ * (tuning.h, GV_PROOF_EVEN_MIN, says what was measured). A lattice half a
+ * cell off along a direction, or whose rows drift onto the seams between
+ * the lines (a bamboo board's seam lattice), is about as even, or more,
+ * half a cell off. Weak where it is near 1: a lattice drifting a whole row
+ * from one side to the other can measure above 1; and the diagonal moves
+ * are left out, for on a board half empty the discs between four empty
+ * points are the plain wood's (right 9x9 boards fell under 1 with
+ * them). Negative when it cannot be
  * measured (corners spanning no grid, no memory). */
 double gv_stone_evenness(const gv_image *img, const gv_image *grey_work, int size, const double corners[8]);
 

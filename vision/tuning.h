@@ -274,15 +274,15 @@
  * at least GV_PROOF_EVEN_MIN (gv_stone_evenness, stonefit.h). Where most
  * points hold stones, a disc through the right grid is one stone or the
  * wood, and half a cell off it takes in their edges; with fewer stones the
- * lines' crossings in the discs weigh more (renders of
- * samples/eval_scenes.py read right with 40-50% stones: 0.95 at least).
- * Both by reasoning, not fitted: half the points, and "more even on the
- * points than off them". On the 26 scene sets, tilt, floor and transform
- * rows and ../shared/datasets (2,101 boards found right) the least ratio
- * with half the points or more read as stones was 1.085 (on four sets
- * drawn after the rule, seeds 10000-10059: 1.121); the two seam lattices
- * found there (bamboo 7017 and 8012) 0.97 and 0.93: a thin margin on
- * that side (stonefit.h). */
+ * lines' crossings in the discs weigh more. Both by reasoning, not
+ * fitted: half the points, and "more even on the points than off them".
+ * Measured with the rule off (-DGV_PROOF_EVEN_MIN=0, goref eval --json,
+ * samples/evenness_table.py): on the 26 scene sets, tilt, floor and
+ * transform rows and ../shared/datasets, the 1,274 boards read right with
+ * half their points or more stones 1.084 at least (on four sets drawn
+ * after the rule, seeds 10000-10059: 1.120); the two seam lattices found
+ * there (bamboo 7017 and 8012) 0.973 and 0.925: a thin margin on that
+ * side (stonefit.h). */
 #ifndef GV_PROOF_EVEN_STONES
 #define GV_PROOF_EVEN_STONES 0.5
 #endif

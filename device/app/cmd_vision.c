@@ -700,10 +700,10 @@ int cmd_eval(int argc, char **argv)
 							       cli_cell_char((unsigned char)c), d.conf[j * size + i]);
 					}
 				printf("],\"proof\":{\"spans\":%.3f,\"lines\":%.3f,\"beyond\":%.3f,\"control\":%.3f,"
-				       "\"outer_missing\":%d,\"strips\":[%.3f,%.3f,%.3f,%.3f]},\"conf_hist\":[",
+				       "\"outer_missing\":%d,\"strips\":[%.3f,%.3f,%.3f,%.3f],\"evenness\":%.3f},\"conf_hist\":[",
 				       d.proof.span_share, d.proof.line_share, d.proof.beyond_share, d.proof.control_share,
 				       d.proof.outer_missing, d.proof.strip_share[0], d.proof.strip_share[1],
-				       d.proof.strip_share[2], d.proof.strip_share[3]);
+				       d.proof.strip_share[2], d.proof.strip_share[3], d.proof.evenness);
 				/* how many points read right and wrong per tenth of confidence */
 				int hr[10] = {0}, hw[10] = {0};
 				for (int j = 0; j < size; j++)
