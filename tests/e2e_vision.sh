@@ -339,6 +339,20 @@ if [ -x "$render" ]; then
 	scene_right "eval a bamboo board whose seams took a lattice off its stones" "$tmp/offstones" 169 \
 		p8012b "$fx/selfplay/13x13-s0105.sgf" --seed 8012 --tilt 33.1 --board-thickness 58 \
 		--stone-height 5.6 --width 640 --height 480 --zoom 1.00 --bamboo
+	# crowded 19x19 bamboo boards on a floor of pale planks (seeds 6025
+	# and 8011 with --bamboo): the floor is the brightest region, the
+	# whole photo, so the outline had nothing to go on, and the lines'
+	# lattices failed their proofs (no board found). The board is darker
+	# than the floor: the outline round the darker region (8011, its front
+	# face in shade with it) or round that region's brighter part (6025,
+	# the top alone) finds it, proved by its lines and the board's own
+	# edge; every point right
+	scene_right "eval a bamboo board darker than its floor, its face with it" "$tmp/darkface" 361 \
+		p8011b "$fx/selfplay/19x19-s0205.sgf" --seed 8011 --tilt 26.1 --board-thickness 26 \
+		--stone-height 7.6 --width 640 --height 480 --zoom 0.85 --floor --bamboo
+	scene_right "eval a bamboo board darker than its floor, its top" "$tmp/darktop" 361 \
+		p6025b "$fx/selfplay/19x19-s0201.sgf" --seed 6025 --tilt 45.9 --board-thickness 52 \
+		--stone-height 5.0 --width 640 --height 480 --zoom 0.80 --floor --bamboo
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the

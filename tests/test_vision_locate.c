@@ -1299,10 +1299,10 @@ static void test_bright_pieces(void **st)
 		}
 	double q[8], share = 0;
 	char err[200];
-	assert_int_equal(gv_cv_bright_quad(&g, 0, q, &share, err, sizeof err), GV_OK);
+	assert_int_equal(gv_cv_bright_quad(&g, 0, 0, q, &share, err, sizeof err), GV_OK);
 	/* the largest piece alone: the left of the board, up to the band */
 	assert_true(q[2] < 255 && q[4] < 255);
-	assert_int_equal(gv_cv_bright_quad(&g, GV_OUTLINE_PIECE_SHARE, q, &share, err, sizeof err), GV_OK);
+	assert_int_equal(gv_cv_bright_quad(&g, GV_OUTLINE_PIECE_SHARE, 0, q, &share, err, sizeof err), GV_OK);
 	const double want[8] = {60, 40, 339, 40, 339, 259, 60, 259};
 	for (int k = 0; k < 8; k++)
 		assert_true(fabs(q[k] - want[k]) <= 3);
@@ -1310,7 +1310,46 @@ static void test_bright_pieces(void **st)
 	for (int y = 40; y < 260; y++)
 		for (int x = 60; x < 340; x++)
 			g.data[(size_t)y * (size_t)g.stride + (size_t)x] = 200;
-	assert_int_equal(gv_cv_bright_quad(&g, GV_OUTLINE_PIECE_SHARE, q, &share, err, sizeof err), GV_ENOTFOUND);
+	assert_int_equal(gv_cv_bright_quad(&g, GV_OUTLINE_PIECE_SHARE, 0, q, &share, err, sizeof err), GV_ENOTFOUND);
+	gv_image_free(&g);
+}
+
+/* A board darker than the pale floor it lies on (a bamboo board on pale
+ * planks): the brightest region is the floor, the whole photo. Round the
+ * darker region (dark 1), the board with its front face in shade below
+ * it; round that region's brighter part (dark 2), the board's top alone,
+ * its white and black stones inside it. */
+static void test_dark_board_on_a_pale_floor(void **st)
+{
+	(void)st;
+	gv_image g;
+	assert_int_equal(gv_image_alloc(&g, 400, 300, 1), GV_OK);
+	for (int y = 0; y < 300; y++)
+		for (int x = 0; x < 400; x++) {
+			bool top = x >= 80 && x < 320 && y >= 40 && y < 220;
+			bool face = x >= 80 && x < 320 && y >= 220 && y < 250;
+			/* stones: a white disc and a black one on the top's
+			 * edge rows, whites and blacks inside */
+			int v = top ? 120 : face ? 50 : 215;
+			for (int s = 0; s < 6 && top; s++) {
+				int cx = 100 + 40 * s, cy = s % 2 ? 60 : 200;
+				if ((x - cx) * (x - cx) + (y - cy) * (y - cy) < 14 * 14)
+					v = s % 2 ? 235 : 25;
+			}
+			g.data[(size_t)y * (size_t)g.stride + (size_t)x] = (unsigned char)v;
+		}
+	double q[8], share = 0;
+	char err[200];
+	assert_int_equal(gv_cv_bright_quad(&g, 0, 0, q, &share, err, sizeof err), GV_OK);
+	assert_true(share >= GV_OUTLINE_WHOLE_SHARE);
+	assert_int_equal(gv_cv_bright_quad(&g, 0, 1, q, &share, err, sizeof err), GV_OK);
+	const double with_face[8] = {80, 40, 319, 40, 319, 249, 80, 249};
+	for (int k = 0; k < 8; k++)
+		assert_true(fabs(q[k] - with_face[k]) <= 4);
+	assert_int_equal(gv_cv_bright_quad(&g, 0, 2, q, &share, err, sizeof err), GV_OK);
+	const double top[8] = {80, 40, 319, 40, 319, 219, 80, 219};
+	for (int k = 0; k < 8; k++)
+		assert_true(fabs(q[k] - top[k]) <= 4);
 	gv_image_free(&g);
 }
 
@@ -1810,6 +1849,7 @@ int main(void)
 		cmocka_unit_test(test_bounded_by_empty_points_beyond),
 		cmocka_unit_test(test_bounded_by_the_boards_edge),
 		cmocka_unit_test(test_bright_pieces),
+		cmocka_unit_test(test_dark_board_on_a_pale_floor),
 	    cmocka_unit_test(test_outline_not_cut_by_the_frame),
 		cmocka_unit_test(test_fewer_lines_asked),
 		cmocka_unit_test(test_grid_from_the_outline),

@@ -225,8 +225,8 @@ extern "C" int gv_cv_text(gv_image *img, double x, double y, const char *text, d
 	});
 }
 
-extern "C" int gv_cv_bright_quad(const gv_image *grey, double pieces, double quad[8], double *share, char *err,
-                                 size_t cap)
+extern "C" int gv_cv_bright_quad(const gv_image *grey, double pieces, int dark, double quad[8], double *share,
+                                 char *err, size_t cap)
 {
 	if (!valid(grey) || grey->channels != 1 || !quad) {
 		set_err(err, cap, "bright quad", "bad argument");
@@ -235,7 +235,56 @@ extern "C" int gv_cv_bright_quad(const gv_image *grey, double pieces, double qua
 	return guarded("bright quad", err, cap, nullptr, [&]() -> int {
 		cv::Mat blur, bin;
 		cv::GaussianBlur(wrap(grey), blur, cv::Size(0, 0), 2.0);
-		cv::threshold(blur, bin, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+		cv::threshold(blur, bin, 0, 255, (dark ? cv::THRESH_BINARY_INV : cv::THRESH_BINARY) | cv::THRESH_OTSU);
+		if (dark == 2) {
+			// the largest dark region, filled: the board with its
+			// front face; within it, the brighter part (Otsu's
+			// threshold over its own pixels): the top, the face in
+			// shade below it
+			cv::Mat k0 = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5));
+			cv::morphologyEx(bin, bin, cv::MORPH_OPEN, k0);
+			std::vector<std::vector<cv::Point>> cs;
+			cv::findContours(bin, cs, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+			double ba = 0;
+			int bk = -1;
+			for (size_t c = 0; c < cs.size(); c++) {
+				double a = cv::contourArea(cs[c]);
+				if (a > ba) {
+					ba = a;
+					bk = (int)c;
+				}
+			}
+			if (bk < 0)
+				return GV_ENOTFOUND;
+			cv::Mat mask = cv::Mat::zeros(bin.size(), CV_8U);
+			cv::drawContours(mask, cs, bk, cv::Scalar(255), cv::FILLED);
+			double hist[256] = {0}, total = 0, sum = 0;
+			for (int y = 0; y < blur.rows; y++) {
+				const unsigned char *b = blur.ptr<unsigned char>(y), *m = mask.ptr<unsigned char>(y);
+				for (int x = 0; x < blur.cols; x++)
+					if (m[x]) {
+						hist[b[x]]++;
+						total++;
+						sum += b[x];
+					}
+			}
+			double w0 = 0, s0 = 0, bestv = -1;
+			int t = 0;
+			for (int v = 0; v < 256; v++) {
+				w0 += hist[v];
+				s0 += v * hist[v];
+				if (w0 <= 0 || w0 >= total)
+					continue;
+				double m0 = s0 / w0, m1 = (sum - s0) / (total - w0);
+				double between = w0 * (total - w0) * (m0 - m1) * (m0 - m1);
+				if (between > bestv) {
+					bestv = between;
+					t = v;
+				}
+			}
+			cv::threshold(blur, bin, t, 255, cv::THRESH_BINARY);
+			cv::bitwise_and(bin, mask, bin);
+		}
 		// the grid lines and the black stones are holes in the wood: close
 		// the small ones, open away thin bright streaks of the table
 		cv::Mat k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5));

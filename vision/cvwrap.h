@@ -77,8 +77,14 @@ int gv_cv_text(gv_image *img, double x, double y, const char *text, double heigh
  * clockwise from the one nearest the top-left; *share (may be NULL) its area
  * over the image's. GV_ENOTFOUND when it is no quadrilateral. With pieces
  * > 0 the hull takes in every other bright region of at least that share
- * of the largest one's area too, and there is none: GV_ENOTFOUND. */
-int gv_cv_bright_quad(const gv_image *grey, double pieces, double quad[8], double *share, char *err, size_t cap);
+ * of the largest one's area too, and there is none: GV_ENOTFOUND. With dark
+ * 1, the same round the largest region darker than Otsu's threshold (a
+ * board darker than the floor or table it lies on, with its front face);
+ * with dark 2, round the largest part of that region (filled) brighter
+ * than Otsu's threshold over its own pixels (the board's top, its front
+ * face in shade cut away). */
+int gv_cv_bright_quad(const gv_image *grey, double pieces, int dark, double quad[8], double *share, char *err,
+                      size_t cap);
 
 #ifdef __cplusplus
 }

@@ -926,6 +926,9 @@ static int coarse_search(const gv_image *img, const gv_image *work800, const gv_
  * *d (*was_read: d holds a reading). 0 (proved), GV_ENOTFOUND, or
  * GV_ENOMEM / GV_ECV (the outline could not be looked for), with a
  * message in err. */
+#ifndef OUTLINE_DARK
+#define OUTLINE_DARK 1
+#endif
 static int outline_grid(const gv_image *img, const gv_locate_opts *lo, int size, const gv_detect_opts *opts,
                         gv_grid *g, gv_detection *d, bool *was_read, char *err, size_t cap)
 {
@@ -962,12 +965,13 @@ static int outline_grid(const gv_image *img, const gv_locate_opts *lo, int size,
 	*was_read = rc == GV_OK || rc == GV_ENOTFOUND;
 	dtr(opts,
 	    "outline: corners %.0f,%.0f %.0f,%.0f %.0f,%.0f %.0f,%.0f score %.3f; proof spans %.2f lines %.2f beyond %.2f "
-	    "outer missing %d; margins %.2f %.2f %.2f %.2f, %d stones off by %.2f, %d points in doubt: %s",
+	    "outer missing %d; margins %.2f %.2f %.2f %.2f, %d stones off by %.2f, %d points in doubt: %s%s%s%s",
 	    g->corners[0], g->corners[1], g->corners[2], g->corners[3], g->corners[4], g->corners[5], g->corners[6],
 	    g->corners[7], g->support, d->proof.span_share, d->proof.line_share, d->proof.beyond_share,
 	    d->proof.outer_missing, d->proof.margin[0], d->proof.margin[1], d->proof.margin[2], d->proof.margin[3],
 	    d->proof.stones, d->proof.stone_off, d->proof.doubt,
-	    d->proof.ok ? (d->proof.by_stones ? "passed by the stones" : "passed") : "failed");
+	    d->proof.ok ? (d->proof.by_stones ? "passed by the stones" : "passed") : "failed", rc ? " (" : "",
+	    rc ? err : "", rc ? ")" : "");
 	return rc;
 }
 
@@ -1245,6 +1249,18 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 				ll.outline_pieces = 1;
 				dtr(opts, "detect: the outline round every large bright piece");
 				rc2 = outline_again(img, &ll, size, opts, true, &g, &d2, err2, sizeof err2);
+			}
+			/* nor from the bright pieces, and the brightest region is
+			 * the floor (the whole photo): the board may be darker than
+			 * it, the outline round the darkest region */
+			if (rc2 == GV_ENOTFOUND && OUTLINE_DARK && lo.bright_known && lo.bright_rc == GV_OK &&
+			    lo.bright_share >= GV_OUTLINE_WHOLE_SHARE) {
+				gv_locate_opts ld = lo;
+				for (ld.outline_dark = 1; ld.outline_dark <= 2 && rc2 == GV_ENOTFOUND; ld.outline_dark++) {
+					dtr(opts, "detect: the outline round the darker region%s",
+					    ld.outline_dark == 2 ? "'s brighter part" : "");
+					rc2 = outline_again(img, &ld, size, opts, true, &g, &d2, err2, sizeof err2);
+				}
 			}
 			if (rc2 == GV_ENOMEM || rc2 == GV_ECV) {
 				/* not "no board": the outline could not be looked for */

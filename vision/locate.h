@@ -70,6 +70,15 @@ typedef struct gv_locate_opts {
 	   margin), "no board found" at once where there is no other; off by
 	   default (gv_detect asks it where the outline's grid fails) */
 	int outline_pieces;
+	/* gv_locate_outline: the board's quadrilateral round the largest
+	   region darker than the photo's Otsu threshold, not the brightest (a
+	   board darker than the floor it lies on, where the brightest region
+	   is the floor: the whole photo): 1 round that region (the board's
+	   front face in shade with it), 2 round its brighter part (the top
+	   alone); 0 (default) not (gv_detect asks both in turn where the
+	   brightest region is the whole photo and the outline round it found
+	   nothing) */
+	int outline_dark;
 	/* gv_locate: a lattice fitted to the lines is taken to its proof only
 	   where at least this share of its 2N lines has segments on it (0:
 	   GV_LOCATE_MIN_SUPPORT; gv_detect asks again with

@@ -351,7 +351,7 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 	int rc = work_grey(img, opts ? opts->grey_work : NULL, &own, &small, &scale, err, cap);
 	double quad[8], share = 0;
 	if (!rc) {
-		if (opts && opts->bright_known && !opts->outline_pieces) {
+		if (opts && opts->bright_known && !opts->outline_pieces && !opts->outline_dark) {
 			/* the quadrilateral the caller found already (photo
 			 * pixels; its code 0 or GV_ENOTFOUND) */
 			rc = opts->bright_rc;
@@ -359,8 +359,8 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 			for (int k = 0; k < 8; k++)
 				quad[k] = opts->bright_quad[k] * scale;
 		} else {
-			rc = gv_cv_bright_quad(small, opts && opts->outline_pieces ? GV_OUTLINE_PIECE_SHARE : 0, quad, &share,
-			                       err, cap);
+			rc = gv_cv_bright_quad(small, opts && opts->outline_pieces ? GV_OUTLINE_PIECE_SHARE : 0,
+			                       opts ? opts->outline_dark : 0, quad, &share, err, cap);
 		}
 		if (!rc)
 			otr(opts, "outline: bright quad %.0f,%.0f %.0f,%.0f %.0f,%.0f %.0f,%.0f (photo px), %.2f of the photo",
@@ -424,7 +424,11 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 			}
 			out->size = size;
 			out->support = sc;
-			out->has_outline = 1;
+			/* the darker region takes in the board's front face (on
+			 * the side nearest the camera, in shade): its margins
+			 * there bound nothing, so the grid is proved as one
+			 * found without an outline (the board's own edge) */
+			out->has_outline = !(opts && opts->outline_dark);
 			for (int k = 0; k < 8; k++)
 				out->outline[k] = quad[k] / scale;
 			out->residual = 0;
@@ -452,7 +456,7 @@ int gv_bright_quad(const gv_image *img, const gv_image *grey_work, double quad[8
 	*share = 0;
 	int rc = work_grey(img, grey_work, &own, &small, &scale, err, cap);
 	if (!rc)
-		rc = gv_cv_bright_quad(small, 0, quad, share, err, cap);
+		rc = gv_cv_bright_quad(small, 0, 0, quad, share, err, cap);
 	if (!rc)
 		for (int k = 0; k < 8; k++)
 			quad[k] /= scale;
