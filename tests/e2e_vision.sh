@@ -551,10 +551,12 @@ done <<<"$sources"
 # the corners moved onto the stones where that reads more surely, its
 # sure points 0 -> 1319, 2 of them wrong; 5685 with the photo's colours
 # taken for a mixture of two populations; 5718 with black not ruled out by
-# its lines where its centre is as dark as a stone's, LINE_BLACK_DARK)
+# its lines where its centre is as dark as a stone's, LINE_BLACK_DARK; 5720
+# and its 2 sure wrong points 0 with white found only off a point showing
+# the wood not sure, WHITE_OFF_LINE)
 #               points right  sure_wrong at most
 clicked_floors='
-gobanwatcher/1  5710          3
+gobanwatcher/1  5712          1
 gobanwatcher/3  6128          2
 '
 while read -r name floor sfloor; do

@@ -589,6 +589,31 @@ static void test_black_as_dark_as_a_stone_is_not_vetoed_by_its_lines(void **s)
 	assert_int_equal(cells[0], 0);
 }
 
+/* White found only a third of a cell off a point whose own centre is not
+ * white and shows its lines with the wood's hue (gobanwatcher/1 1_jwerth_1
+ * through its clicked corners: the empty 4,18 between two white stones,
+ * one of them standing off its own point, read white with 1.0): read as
+ * before, but not sure. A white stone read the same way whose centre
+ * shows no line (a far row's stone leaning over the margin) stays sure. */
+static void test_white_found_only_off_a_point_showing_wood_is_not_sure(void **s)
+{
+	(void)s;
+	gv_point_features f[81];
+	packed_board(f, 5);
+	set_point(&f[33], -0.03f, 0.22f, 0.13f, 0.19f, -0.05f, 7.8f, -3.9f);
+	f[33].wu = -0.3f;
+	set_point(&f[34], 0.3f, 0.01f, -0.1f, -0.4f, -0.4f, 7.8f, -3.9f);
+	f[34].wu = 0.3f;
+	unsigned char cells[81];
+	float conf[81];
+	assert_int_equal(gv_classify_decide(f, 9, cells, conf), 0);
+	packed_stones_read(cells);
+	assert_int_equal(cells[33], 2);
+	assert_true(conf[33] < 0.9f);
+	assert_int_equal(cells[34], 2);
+	assert_true(conf[34] >= 0.9f);
+}
+
 /* A point whose lines are hidden and whose centre is darker than the wood,
  * with too little black or white evidence for either stone (a white stone
  * under a yellow lamp, darker than the orange board: samples/eval_scenes.py
@@ -991,6 +1016,7 @@ int main(void)
 	    cmocka_unit_test(test_drawn_small_board_on_a_pale_cloth),
 	    cmocka_unit_test(test_black_vetoed_by_its_lines_is_not_sure),
 	    cmocka_unit_test(test_black_as_dark_as_a_stone_is_not_vetoed_by_its_lines),
+	    cmocka_unit_test(test_white_found_only_off_a_point_showing_wood_is_not_sure),
 	    cmocka_unit_test(test_hidden_lines_darker_than_the_wood_are_not_sure),
 	    cmocka_unit_test(test_colours_judged_by_the_photos_own_stones),
 	    cmocka_unit_test(test_colours_found_where_the_first_reading_is_off),

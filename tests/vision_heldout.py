@@ -71,6 +71,11 @@ CANDIDATES = [
     # on them (detect.c, GV_PROOF_EVEN_MIN; 0: the rule off, as before).
     # Set by reasoning; no photo of the shared sources reaches it
     {"GV_PROOF_EVEN_MIN": "0"},
+    # a white read found only off a point whose centre shows the lines and
+    # the wood's hue is not sure (classify.c WHITE_OFF_CAP, WHITE_OFF_LINE;
+    # 0: the cap off, as before; the rule came from gobanwatcher/1's
+    # clicked reading)
+    {"WHITE_OFF_CAP": "0"},
 ]
 
 # the sources of the issue: gomrade's folders are one source

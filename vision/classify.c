@@ -91,6 +91,14 @@ enum { C_EMPTY = 0, C_BLACK = 1, C_WHITE = 2 };
 /* ... and only when its evidence is clearly weaker than the neighbour's
  * (two touching stones look alike; a stone and its shadow do not). */
 #define CLASH_WEAKER 0.75f
+/* Line contrast over which a point's lines show through where a white
+ * stone was found only off it (half of LINE_OUT, a sliver of line beside
+ * a stone leaning over the margin; white stones read on their points show
+ * 0.05 and less). By reasoning. */
+#define WHITE_OFF_LINE 0.1f
+#ifndef WHITE_OFF_CAP
+#define WHITE_OFF_CAP 1
+#endif
 /* A black read whose centre is this share as dark as the photo's black
  * stones' (log brightness over the board's, the median of the points read
  * black with twice their threshold) keeps its stone against a neighbour's
@@ -1250,6 +1258,15 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
 			 * loses only its sureness) */
 			if (cells[k] == C_WHITE && f[k].beyond >= tw && c > GV_BEYOND_CAP)
 				c = GV_BEYOND_CAP;
+			/* white found only off the point, whose own centre is not
+			 * white and shows the grid's lines with the wood's hue: a
+			 * white stone covers its point even where it stands off it
+			 * (it is a cell wide), so the white found may be a
+			 * neighbour's body reaching over (one standing off its own
+			 * point): not sure */
+			if (WHITE_OFF_CAP && cells[k] == C_WHITE && f[k].white0 < 0 && f[k].line > WHITE_OFF_LINE &&
+			    f[k].yellow >= SHADOW_HUE && c > GV_DOUBT_CAP)
+				c = GV_DOUBT_CAP;
 			/* read empty only because the squares around it are as
 			 * white as its white evidence, which alone clears the
 			 * threshold: glare or a hand, or white stones packed so
