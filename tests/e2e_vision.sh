@@ -353,6 +353,16 @@ if [ -x "$render" ]; then
 	scene_right "eval a bamboo board darker than its floor, its top" "$tmp/darktop" 361 \
 		p6025b "$fx/selfplay/19x19-s0201.sgf" --seed 6025 --tilt 45.9 --board-thickness 52 \
 		--stone-height 5.0 --width 640 --height 480 --zoom 0.80 --floor --bamboo
+	# a crowded 19x19 on a thick board at 53 degrees with bowls and lids
+	# beside it (seed 6046 with --clutter): a lid of white stones touches
+	# the board's bright region at its near right corner, whose hull's
+	# quadrilateral lay 60 px beyond the board there; the grid from it
+	# failed its proof (no board found). With each side of the
+	# quadrilateral the longest straight run of the region's edge near it
+	# (GV_QUAD_SIDES), the board's own corners: found, every point right
+	scene_right "eval a board whose region a lid touches" "$tmp/lidtouch" 361 \
+		p6046 "$fx/selfplay/19x19-s0212.sgf" --seed 6046 --tilt 53.4 --board-thickness 157 \
+		--stone-height 6.1 --width 640 --height 480 --zoom 0.90 --clutter
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the

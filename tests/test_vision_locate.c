@@ -1314,6 +1314,39 @@ static void test_bright_pieces(void **st)
 	gv_image_free(&g);
 }
 
+/* A bright board with a bright lid touching its right side near the
+ * bottom corner (a lid of white stones beside the board): the hull of the
+ * bright region takes the lid in and its quadrilateral's corner there lies
+ * far off; with each side the longest straight run of the region's edge
+ * (GV_QUAD_SIDES), the board's own corners. */
+static void test_quad_sides_straight_past_a_lid(void **st)
+{
+	(void)st;
+	gv_image g;
+	assert_int_equal(gv_image_alloc(&g, 400, 300, 1), GV_OK);
+	for (int y = 0; y < 300; y++)
+		for (int x = 0; x < 400; x++) {
+			/* a board seen at a slant: its left and right sides lean in
+			 * towards the top */
+			double t = (y - 40) / 200.0;
+			bool board = y >= 40 && y < 240 && x >= 90 - 30 * t && x < 300 + 30 * t;
+			bool lid = (x - 340) * (x - 340) + (y - 212) * (y - 212) < 30 * 30;
+			g.data[(size_t)y * (size_t)g.stride + (size_t)x] = board || lid ? 210 : 50;
+		}
+	double q[8], share = 0;
+	char err[200];
+	const double want[8] = {90, 40, 300, 40, 329, 239, 61, 239};
+	assert_int_equal(gv_cv_bright_quad(&g, 0, 0, q, &share, err, sizeof err), GV_OK);
+	double worst = 0;
+	for (int k = 0; k < 8; k++)
+		worst = fmax(worst, fabs(q[k] - want[k]));
+	assert_true(worst > 10);
+	assert_int_equal(gv_cv_bright_quad(&g, 0, GV_QUAD_SIDES, q, &share, err, sizeof err), GV_OK);
+	for (int k = 0; k < 8; k++)
+		assert_true(fabs(q[k] - want[k]) <= 3);
+	gv_image_free(&g);
+}
+
 /* A board darker than the pale floor it lies on (a bamboo board on pale
  * planks): the brightest region is the floor, the whole photo. Round the
  * darker region (dark 1), the board with its front face in shade below
@@ -1850,6 +1883,7 @@ int main(void)
 		cmocka_unit_test(test_bounded_by_the_boards_edge),
 		cmocka_unit_test(test_bright_pieces),
 		cmocka_unit_test(test_dark_board_on_a_pale_floor),
+		cmocka_unit_test(test_quad_sides_straight_past_a_lid),
 	    cmocka_unit_test(test_outline_not_cut_by_the_frame),
 		cmocka_unit_test(test_fewer_lines_asked),
 		cmocka_unit_test(test_grid_from_the_outline),

@@ -225,6 +225,89 @@ extern "C" int gv_cv_text(gv_image *img, double x, double y, const char *text, d
 	});
 }
 
+// The hull's quadrilateral poly again, each side the longest straight run
+// of the region's edge (contour, every pixel) near it: a bowl, a lid or a
+// stone beside the board that touches its region bulges the hull, not the
+// board's straight edge. Per side, the edge pixels within a fifth of the
+// side's length of it, between its ends; the line through two of them
+// (a fixed sequence of draws) that passes within 1.5 px of the most; false
+// where a side has no run over a third of its length, or the new corners
+// make no convex quadrilateral, each within 0.35 of its sides' mean length
+// of the old.
+static bool straight_sides(const std::vector<cv::Point> &edge, std::vector<cv::Point> &poly)
+{
+	cv::RNG rng(0x60f);
+	double lines[4][3]; // a x + b y = c, a^2 + b^2 = 1
+	for (int s = 0; s < 4; s++) {
+		cv::Point2d p0 = poly[(size_t)s], p1 = poly[(size_t)((s + 1) % 4)];
+		cv::Point2d d = p1 - p0;
+		double len = std::hypot(d.x, d.y);
+		if (len < 10)
+			return false;
+		cv::Point2d u = d / len, nrm(-u.y, u.x);
+		std::vector<cv::Point2d> near;
+		for (const cv::Point &q : edge) {
+			cv::Point2d r = cv::Point2d(q) - p0;
+			double t = r.dot(u), o = r.dot(nrm);
+			if (t > 0.05 * len && t < 0.95 * len && std::fabs(o) < 0.2 * len)
+				near.push_back(cv::Point2d(q));
+		}
+		if (near.size() < 2)
+			return false;
+		int best = 0;
+		double bl[3] = {0, 0, 0};
+		for (int it = 0; it < 300; it++) {
+			cv::Point2d a = near[(size_t)rng.uniform(0, (int)near.size())];
+			cv::Point2d b = near[(size_t)rng.uniform(0, (int)near.size())];
+			cv::Point2d e = b - a;
+			double el = std::hypot(e.x, e.y);
+			if (el < 0.2 * len)
+				continue;
+			double la = -e.y / el, lb = e.x / el, lc = la * a.x + lb * a.y;
+			int in = 0;
+			for (const cv::Point2d &q : near)
+				in += std::fabs(la * q.x + lb * q.y - lc) < 1.5;
+			if (in > best) {
+				best = in;
+				bl[0] = la;
+				bl[1] = lb;
+				bl[2] = lc;
+			}
+		}
+		if (best < len / 3)
+			return false;
+		// refined on its inliers
+		std::vector<cv::Point2f> ins;
+		for (const cv::Point2d &q : near)
+			if (std::fabs(bl[0] * q.x + bl[1] * q.y - bl[2]) < 1.5)
+				ins.push_back(cv::Point2f((float)q.x, (float)q.y));
+		cv::Vec4f fl;
+		cv::fitLine(ins, fl, cv::DIST_L2, 0, 0.01, 0.01);
+		lines[s][0] = -fl[1];
+		lines[s][1] = fl[0];
+		lines[s][2] = lines[s][0] * fl[2] + lines[s][1] * fl[3];
+	}
+	std::vector<cv::Point> out(4);
+	for (int k = 0; k < 4; k++) {
+		// corner k joins side k-1 (into it) and side k (out of it)
+		const double *a = lines[(k + 3) % 4], *b = lines[k];
+		double det = a[0] * b[1] - a[1] * b[0];
+		if (std::fabs(det) < 1e-9)
+			return false;
+		double x = (a[2] * b[1] - a[1] * b[2]) / det, y = (a[0] * b[2] - a[2] * b[0]) / det;
+		cv::Point2d old = poly[(size_t)k];
+		double side = (cv::norm(cv::Point2d(poly[(size_t)((k + 1) % 4)]) - old) +
+		               cv::norm(cv::Point2d(poly[(size_t)((k + 3) % 4)]) - old)) / 2;
+		if (std::hypot(x - old.x, y - old.y) > 0.35 * side)
+			return false;
+		out[(size_t)k] = cv::Point((int)std::lround(x), (int)std::lround(y));
+	}
+	if (!cv::isContourConvex(out))
+		return false;
+	poly = out;
+	return true;
+}
+
 extern "C" int gv_cv_bright_quad(const gv_image *grey, double pieces, int dark, double quad[8], double *share,
                                  char *err, size_t cap)
 {
@@ -235,8 +318,8 @@ extern "C" int gv_cv_bright_quad(const gv_image *grey, double pieces, int dark, 
 	return guarded("bright quad", err, cap, nullptr, [&]() -> int {
 		cv::Mat blur, bin;
 		cv::GaussianBlur(wrap(grey), blur, cv::Size(0, 0), 2.0);
-		cv::threshold(blur, bin, 0, 255, (dark ? cv::THRESH_BINARY_INV : cv::THRESH_BINARY) | cv::THRESH_OTSU);
-		if (dark == 2) {
+		cv::threshold(blur, bin, 0, 255, ((dark & 3) ? cv::THRESH_BINARY_INV : cv::THRESH_BINARY) | cv::THRESH_OTSU);
+		if ((dark & 3) == 2) {
 			// the largest dark region, filled: the board with its
 			// front face; within it, the brighter part (Otsu's
 			// threshold over its own pixels): the top, the face in
@@ -291,7 +374,8 @@ extern "C" int gv_cv_bright_quad(const gv_image *grey, double pieces, int dark, 
 		cv::morphologyEx(bin, bin, cv::MORPH_CLOSE, k);
 		cv::morphologyEx(bin, bin, cv::MORPH_OPEN, k);
 		std::vector<std::vector<cv::Point>> contours;
-		cv::findContours(bin, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+		cv::findContours(bin, contours, cv::RETR_EXTERNAL,
+		                 (dark & GV_QUAD_SIDES) ? cv::CHAIN_APPROX_NONE : cv::CHAIN_APPROX_SIMPLE);
 		double best = 0;
 		int bi = -1;
 		for (size_t c = 0; c < contours.size(); c++) {
@@ -321,6 +405,8 @@ extern "C" int gv_cv_bright_quad(const gv_image *grey, double pieces, int dark, 
 		for (double eps = 0.01; eps <= 0.1 && poly.size() != 4; eps += 0.005)
 			cv::approxPolyDP(hull, poly, eps * per, true);
 		if (poly.size() != 4)
+			return GV_ENOTFOUND;
+		if ((dark & GV_QUAD_SIDES) && !straight_sides(all, poly))
 			return GV_ENOTFOUND;
 		// clockwise on the screen (y down), from the corner nearest the top-left
 		double cx = 0, cy = 0;

@@ -85,6 +85,11 @@ int gv_cv_text(gv_image *img, double x, double y, const char *text, double heigh
  * face in shade cut away). */
 int gv_cv_bright_quad(const gv_image *grey, double pieces, int dark, double quad[8], double *share, char *err,
                       size_t cap);
+/* gv_cv_bright_quad's dark may have this added: each side of the
+ * quadrilateral again the longest straight run of the region's edge near
+ * it (a bowl or a lid touching the region bulges its hull, not the board's
+ * edge); GV_ENOTFOUND where a side has none over a third of its length. */
+#define GV_QUAD_SIDES 4
 
 #ifdef __cplusplus
 }

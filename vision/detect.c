@@ -926,6 +926,9 @@ static int coarse_search(const gv_image *img, const gv_image *work800, const gv_
  * *d (*was_read: d holds a reading). 0 (proved), GV_ENOTFOUND, or
  * GV_ENOMEM / GV_ECV (the outline could not be looked for), with a
  * message in err. */
+#ifndef OUTLINE_SIDES
+#define OUTLINE_SIDES 1
+#endif
 #ifndef OUTLINE_DARK
 #define OUTLINE_DARK 1
 #endif
@@ -1295,6 +1298,26 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			int r2 = fine_search(img, &lo, size, opts, out, &g, err, cap);
 			if (r2 != GV_ENOTFOUND)
 				rc = r2;
+		}
+		/* nothing found: the outline once more, each side of the
+		 * bright region's quadrilateral the straight run of its edge
+		 * (a bowl, a lid or loose stones touching the board's region
+		 * bulge its hull, and the corner there lies off the board) */
+		if (rc == GV_ENOTFOUND && OUTLINE_SIDES) {
+			gv_locate_opts ls = lo;
+			ls.outline_sides = 1;
+			gv_detection d2;
+			char err2[300];
+			dtr(opts, "detect: the outline, its sides the straight runs of the region's edge");
+			int r2 = outline_again(img, &ls, size, opts, true, &g, &d2, err2, sizeof err2);
+			if (r2 == GV_ENOMEM || r2 == GV_ECV) {
+				if (err && cap)
+					snprintf(err, cap, "%s", err2);
+				rc = r2;
+			} else if (!r2) {
+				*out = d2;
+				rc = GV_OK;
+			}
 		}
 	}
 done:

@@ -79,6 +79,12 @@ typedef struct gv_locate_opts {
 	   brightest region is the whole photo and the outline round it found
 	   nothing) */
 	int outline_dark;
+	/* gv_locate_outline: each side of the board's quadrilateral the
+	   longest straight run of the region's edge near it (GV_QUAD_SIDES:
+	   a bowl, a lid or loose stones touching the region bulge its hull,
+	   not the board's edge); off by default (gv_detect asks it where the
+	   outline's grid fails) */
+	int outline_sides;
 	/* gv_locate: a lattice fitted to the lines is taken to its proof only
 	   where at least this share of its 2N lines has segments on it (0:
 	   GV_LOCATE_MIN_SUPPORT; gv_detect asks again with

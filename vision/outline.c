@@ -337,6 +337,15 @@ int gv_outline_near_side(const double quad[8])
 	return near;
 }
 
+/* on_border of a quadrilateral in photo pixels, seen at the working scale */
+static int on_border_scaled(const double photo_quad[8], double scale, int w, int h)
+{
+	double q[8];
+	for (int k = 0; k < 8; k++)
+		q[k] = photo_quad[k] * scale;
+	return on_border(q, w, h);
+}
+
 int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, char *err, size_t cap)
 {
 	int size = opts && opts->size ? opts->size : 19;
@@ -351,16 +360,24 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 	int rc = work_grey(img, opts ? opts->grey_work : NULL, &own, &small, &scale, err, cap);
 	double quad[8], share = 0;
 	if (!rc) {
-		if (opts && opts->bright_known && !opts->outline_pieces && !opts->outline_dark) {
+		if (opts && opts->bright_known && !opts->outline_pieces && !opts->outline_dark && !opts->outline_sides) {
 			/* the quadrilateral the caller found already (photo
 			 * pixels; its code 0 or GV_ENOTFOUND) */
 			rc = opts->bright_rc;
 			share = opts->bright_share;
 			for (int k = 0; k < 8; k++)
 				quad[k] = opts->bright_quad[k] * scale;
+		} else if (opts && opts->outline_sides && opts->bright_known &&
+		           (opts->bright_rc ||
+		            on_border_scaled(opts->bright_quad, scale, small->width, small->height) == 2)) {
+			/* the straight sides of a region the outline turned down
+			 * already (none, or a side of it the photo's edge): the
+			 * same region, not worth its edge's search */
+			rc = GV_ENOTFOUND;
 		} else {
 			rc = gv_cv_bright_quad(small, opts && opts->outline_pieces ? GV_OUTLINE_PIECE_SHARE : 0,
-			                       opts ? opts->outline_dark : 0, quad, &share, err, cap);
+			                       (opts ? opts->outline_dark : 0) | (opts && opts->outline_sides ? GV_QUAD_SIDES : 0),
+			                       quad, &share, err, cap);
 		}
 		if (!rc)
 			otr(opts, "outline: bright quad %.0f,%.0f %.0f,%.0f %.0f,%.0f %.0f,%.0f (photo px), %.2f of the photo",
