@@ -926,6 +926,9 @@ static int coarse_search(const gv_image *img, const gv_image *work800, const gv_
  * *d (*was_read: d holds a reading). 0 (proved), GV_ENOTFOUND, or
  * GV_ENOMEM / GV_ECV (the outline could not be looked for), with a
  * message in err. */
+#ifndef OUTLINE_DARK_SIDES
+#define OUTLINE_DARK_SIDES 1
+#endif
 #ifndef OUTLINE_SIDES
 #define OUTLINE_SIDES 1
 #endif
@@ -1310,6 +1313,12 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			char err2[300];
 			dtr(opts, "detect: the outline, its sides the straight runs of the region's edge");
 			int r2 = outline_again(img, &ls, size, opts, true, &g, &d2, err2, sizeof err2);
+			if (OUTLINE_DARK_SIDES && lo.bright_known && lo.bright_rc == GV_OK && lo.bright_share >= GV_OUTLINE_WHOLE_SHARE)
+				for (ls.outline_dark = 1; ls.outline_dark <= 2 && r2 == GV_ENOTFOUND; ls.outline_dark++) {
+					dtr(opts, "detect: the outline round the darker region%s, its sides straight",
+					    ls.outline_dark == 2 ? "'s brighter part" : "");
+					r2 = outline_again(img, &ls, size, opts, true, &g, &d2, err2, sizeof err2);
+				}
 			if (r2 == GV_ENOMEM || r2 == GV_ECV) {
 				if (err && cap)
 					snprintf(err, cap, "%s", err2);

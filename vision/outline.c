@@ -367,7 +367,7 @@ int gv_locate_outline(const gv_image *img, const gv_locate_opts *opts, gv_grid *
 			share = opts->bright_share;
 			for (int k = 0; k < 8; k++)
 				quad[k] = opts->bright_quad[k] * scale;
-		} else if (opts && opts->outline_sides && opts->bright_known &&
+		} else if (opts && opts->outline_sides && !opts->outline_dark && opts->bright_known &&
 		           (opts->bright_rc ||
 		            on_border_scaled(opts->bright_quad, scale, small->width, small->height) == 2)) {
 			/* the straight sides of a region the outline turned down
