@@ -225,6 +225,21 @@ extern "C" int gv_cv_text(gv_image *img, double x, double y, const char *text, d
 	});
 }
 
+// The index of the contour of largest area (its area in *area), -1 for none.
+static int largest_contour(const std::vector<std::vector<cv::Point>> &contours, double *area)
+{
+	int bi = -1;
+	*area = 0;
+	for (size_t c = 0; c < contours.size(); c++) {
+		double a = cv::contourArea(contours[c]);
+		if (a > *area) {
+			*area = a;
+			bi = (int)c;
+		}
+	}
+	return bi;
+}
+
 // The hull's quadrilateral poly again, each side the longest straight run
 // of the region's edge (contour, every pixel) near it: a bowl, a lid or a
 // stone beside the board that touches its region bulges the hull, not the
@@ -328,15 +343,8 @@ extern "C" int gv_cv_bright_quad(const gv_image *grey, double pieces, int dark, 
 			cv::morphologyEx(bin, bin, cv::MORPH_OPEN, k0);
 			std::vector<std::vector<cv::Point>> cs;
 			cv::findContours(bin, cs, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
-			double ba = 0;
-			int bk = -1;
-			for (size_t c = 0; c < cs.size(); c++) {
-				double a = cv::contourArea(cs[c]);
-				if (a > ba) {
-					ba = a;
-					bk = (int)c;
-				}
-			}
+			double ba;
+			int bk = largest_contour(cs, &ba);
 			if (bk < 0)
 				return GV_ENOTFOUND;
 			cv::Mat mask = cv::Mat::zeros(bin.size(), CV_8U);
@@ -376,15 +384,8 @@ extern "C" int gv_cv_bright_quad(const gv_image *grey, double pieces, int dark, 
 		std::vector<std::vector<cv::Point>> contours;
 		cv::findContours(bin, contours, cv::RETR_EXTERNAL,
 		                 (dark & GV_QUAD_SIDES) ? cv::CHAIN_APPROX_NONE : cv::CHAIN_APPROX_SIMPLE);
-		double best = 0;
-		int bi = -1;
-		for (size_t c = 0; c < contours.size(); c++) {
-			double a = cv::contourArea(contours[c]);
-			if (a > best) {
-				best = a;
-				bi = (int)c;
-			}
-		}
+		double best;
+		int bi = largest_contour(contours, &best);
 		if (bi < 0)
 			return GV_ENOTFOUND;
 		// with pieces: the largest region and every other of at least

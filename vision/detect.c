@@ -1003,6 +1003,29 @@ static int outline_again(const gv_image *img, const gv_locate_opts *lo, int size
 	return 0;
 }
 
+/* The brightest region (brightest_once) is the whole photo: a floor or a
+ * table as bright as the board. */
+static bool floor_whole(const gv_locate_opts *lo)
+{
+	return lo->bright_known && lo->bright_rc == GV_OK && lo->bright_share >= GV_OUTLINE_WHOLE_SHARE;
+}
+
+/* The outline round the darker region, then round its brighter part
+ * (gv_locate_opts.outline_dark 1 and 2), with lo's other settings (its
+ * straight sides or not): outline_again's codes. */
+static int outline_darker(const gv_image *img, const gv_locate_opts *lo, int size, const gv_detect_opts *opts,
+                          gv_grid *g, gv_detection *d, char *err, size_t cap)
+{
+	gv_locate_opts ld = *lo;
+	int rc = GV_ENOTFOUND;
+	for (ld.outline_dark = 1; ld.outline_dark <= 2 && rc == GV_ENOTFOUND; ld.outline_dark++) {
+		dtr(opts, "detect: the outline round the darker region%s%s", ld.outline_dark == 2 ? "'s brighter part" : "",
+		    ld.outline_sides ? ", its sides straight" : "");
+		rc = outline_again(img, &ld, size, opts, true, g, d, err, cap);
+	}
+	return rc;
+}
+
 /* The board's bright quadrilateral looked for once, where lo has the
  * photo's grey working copy, and kept in lo (bright_known: the outline
  * starts from it): where it covers the whole photo (a floor or table as
@@ -1259,15 +1282,8 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			/* nor from the bright pieces, and the brightest region is
 			 * the floor (the whole photo): the board may be darker than
 			 * it, the outline round the darkest region */
-			if (rc2 == GV_ENOTFOUND && OUTLINE_DARK && lo.bright_known && lo.bright_rc == GV_OK &&
-			    lo.bright_share >= GV_OUTLINE_WHOLE_SHARE) {
-				gv_locate_opts ld = lo;
-				for (ld.outline_dark = 1; ld.outline_dark <= 2 && rc2 == GV_ENOTFOUND; ld.outline_dark++) {
-					dtr(opts, "detect: the outline round the darker region%s",
-					    ld.outline_dark == 2 ? "'s brighter part" : "");
-					rc2 = outline_again(img, &ld, size, opts, true, &g, &d2, err2, sizeof err2);
-				}
-			}
+			if (rc2 == GV_ENOTFOUND && OUTLINE_DARK && floor_whole(&lo))
+				rc2 = outline_darker(img, &lo, size, opts, &g, &d2, err2, sizeof err2);
 			if (rc2 == GV_ENOMEM || rc2 == GV_ECV) {
 				/* not "no board": the outline could not be looked for */
 				if (err && cap)
@@ -1313,12 +1329,8 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			char err2[300];
 			dtr(opts, "detect: the outline, its sides the straight runs of the region's edge");
 			int r2 = outline_again(img, &ls, size, opts, true, &g, &d2, err2, sizeof err2);
-			if (OUTLINE_DARK_SIDES && lo.bright_known && lo.bright_rc == GV_OK && lo.bright_share >= GV_OUTLINE_WHOLE_SHARE)
-				for (ls.outline_dark = 1; ls.outline_dark <= 2 && r2 == GV_ENOTFOUND; ls.outline_dark++) {
-					dtr(opts, "detect: the outline round the darker region%s, its sides straight",
-					    ls.outline_dark == 2 ? "'s brighter part" : "");
-					r2 = outline_again(img, &ls, size, opts, true, &g, &d2, err2, sizeof err2);
-				}
+			if (r2 == GV_ENOTFOUND && OUTLINE_DARK_SIDES && floor_whole(&lo))
+				r2 = outline_darker(img, &ls, size, opts, &g, &d2, err2, sizeof err2);
 			if (r2 == GV_ENOMEM || r2 == GV_ECV) {
 				if (err && cap)
 					snprintf(err, cap, "%s", err2);
