@@ -1349,8 +1349,9 @@ static void test_quad_sides_straight_past_a_lid(void **st)
 
 /* A board darker than the pale floor it lies on (a bamboo board on pale
  * planks): the brightest region is the floor, the whole photo. Round the
- * darker region (dark 1), the board with its front face in shade below
- * it; round that region's brighter part (dark 2), the board's top alone,
+ * darker region (GV_QUAD_DARK), the board with its front face in shade
+ * below it; round that region's brighter part (GV_QUAD_DARK_TOP), the
+ * board's top alone,
  * its white and black stones inside it. */
 static void test_dark_board_on_a_pale_floor(void **st)
 {
@@ -1375,11 +1376,11 @@ static void test_dark_board_on_a_pale_floor(void **st)
 	char err[200];
 	assert_int_equal(gv_cv_bright_quad(&g, 0, 0, q, &share, err, sizeof err), GV_OK);
 	assert_true(share >= GV_OUTLINE_WHOLE_SHARE);
-	assert_int_equal(gv_cv_bright_quad(&g, 0, 1, q, &share, err, sizeof err), GV_OK);
+	assert_int_equal(gv_cv_bright_quad(&g, 0, GV_QUAD_DARK, q, &share, err, sizeof err), GV_OK);
 	const double with_face[8] = {80, 40, 319, 40, 319, 249, 80, 249};
 	for (int k = 0; k < 8; k++)
 		assert_true(fabs(q[k] - with_face[k]) <= 4);
-	assert_int_equal(gv_cv_bright_quad(&g, 0, 2, q, &share, err, sizeof err), GV_OK);
+	assert_int_equal(gv_cv_bright_quad(&g, 0, GV_QUAD_DARK_TOP, q, &share, err, sizeof err), GV_OK);
 	const double top[8] = {80, 40, 319, 40, 319, 219, 80, 219};
 	for (int k = 0; k < 8; k++)
 		assert_true(fabs(q[k] - top[k]) <= 4);

@@ -323,7 +323,7 @@ static bool straight_sides(const std::vector<cv::Point> &edge, std::vector<cv::P
 	return true;
 }
 
-extern "C" int gv_cv_bright_quad(const gv_image *grey, double pieces, int dark, double quad[8], double *share,
+extern "C" int gv_cv_bright_quad(const gv_image *grey, double pieces, int mode, double quad[8], double *share,
                                  char *err, size_t cap)
 {
 	if (!valid(grey) || grey->channels != 1 || !quad) {
@@ -333,57 +333,41 @@ extern "C" int gv_cv_bright_quad(const gv_image *grey, double pieces, int dark, 
 	return guarded("bright quad", err, cap, nullptr, [&]() -> int {
 		cv::Mat blur, bin;
 		cv::GaussianBlur(wrap(grey), blur, cv::Size(0, 0), 2.0);
-		cv::threshold(blur, bin, 0, 255, ((dark & 3) ? cv::THRESH_BINARY_INV : cv::THRESH_BINARY) | cv::THRESH_OTSU);
-		if ((dark & 3) == 2) {
+		cv::threshold(blur, bin, 0, 255, ((mode & 3) ? cv::THRESH_BINARY_INV : cv::THRESH_BINARY) | cv::THRESH_OTSU);
+		// the grid lines and the black stones are holes in the wood: close
+		// the small ones, open away thin bright streaks of the table
+		cv::Mat k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5));
+		if ((mode & 3) == GV_QUAD_DARK_TOP) {
 			// the largest dark region, filled: the board with its
 			// front face; within it, the brighter part (Otsu's
 			// threshold over its own pixels): the top, the face in
 			// shade below it
-			cv::Mat k0 = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5));
-			cv::morphologyEx(bin, bin, cv::MORPH_OPEN, k0);
+			cv::morphologyEx(bin, bin, cv::MORPH_OPEN, k);
 			std::vector<std::vector<cv::Point>> cs;
 			cv::findContours(bin, cs, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
 			double ba;
 			int bk = largest_contour(cs, &ba);
 			if (bk < 0)
 				return GV_ENOTFOUND;
-			cv::Mat mask = cv::Mat::zeros(bin.size(), CV_8U);
+			cv::Mat mask = cv::Mat::zeros(bin.size(), CV_8U), inside, unused;
 			cv::drawContours(mask, cs, bk, cv::Scalar(255), cv::FILLED);
-			double hist[256] = {0}, total = 0, sum = 0;
+			std::vector<unsigned char> px;
 			for (int y = 0; y < blur.rows; y++) {
 				const unsigned char *b = blur.ptr<unsigned char>(y), *m = mask.ptr<unsigned char>(y);
 				for (int x = 0; x < blur.cols; x++)
-					if (m[x]) {
-						hist[b[x]]++;
-						total++;
-						sum += b[x];
-					}
+					if (m[x])
+						px.push_back(b[x]);
 			}
-			double w0 = 0, s0 = 0, bestv = -1;
-			int t = 0;
-			for (int v = 0; v < 256; v++) {
-				w0 += hist[v];
-				s0 += v * hist[v];
-				if (w0 <= 0 || w0 >= total)
-					continue;
-				double m0 = s0 / w0, m1 = (sum - s0) / (total - w0);
-				double between = w0 * (total - w0) * (m0 - m1) * (m0 - m1);
-				if (between > bestv) {
-					bestv = between;
-					t = v;
-				}
-			}
+			inside = cv::Mat(1, (int)px.size(), CV_8U, px.data());
+			double t = cv::threshold(inside, unused, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
 			cv::threshold(blur, bin, t, 255, cv::THRESH_BINARY);
 			cv::bitwise_and(bin, mask, bin);
 		}
-		// the grid lines and the black stones are holes in the wood: close
-		// the small ones, open away thin bright streaks of the table
-		cv::Mat k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5));
 		cv::morphologyEx(bin, bin, cv::MORPH_CLOSE, k);
 		cv::morphologyEx(bin, bin, cv::MORPH_OPEN, k);
 		std::vector<std::vector<cv::Point>> contours;
 		cv::findContours(bin, contours, cv::RETR_EXTERNAL,
-		                 (dark & GV_QUAD_SIDES) ? cv::CHAIN_APPROX_NONE : cv::CHAIN_APPROX_SIMPLE);
+		                 (mode & GV_QUAD_SIDES) ? cv::CHAIN_APPROX_NONE : cv::CHAIN_APPROX_SIMPLE);
 		double best;
 		int bi = largest_contour(contours, &best);
 		if (bi < 0)
@@ -407,7 +391,7 @@ extern "C" int gv_cv_bright_quad(const gv_image *grey, double pieces, int dark, 
 			cv::approxPolyDP(hull, poly, eps * per, true);
 		if (poly.size() != 4)
 			return GV_ENOTFOUND;
-		if ((dark & GV_QUAD_SIDES) && !straight_sides(all, poly))
+		if ((mode & GV_QUAD_SIDES) && !straight_sides(all, poly))
 			return GV_ENOTFOUND;
 		// clockwise on the screen (y down), from the corner nearest the top-left
 		double cx = 0, cy = 0;

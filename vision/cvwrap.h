@@ -77,18 +77,22 @@ int gv_cv_text(gv_image *img, double x, double y, const char *text, double heigh
  * clockwise from the one nearest the top-left; *share (may be NULL) its area
  * over the image's. GV_ENOTFOUND when it is no quadrilateral. With pieces
  * > 0 the hull takes in every other bright region of at least that share
- * of the largest one's area too, and there is none: GV_ENOTFOUND. With dark
- * 1, the same round the largest region darker than Otsu's threshold (a
- * board darker than the floor or table it lies on, with its front face);
- * with dark 2, round the largest part of that region (filled) brighter
- * than Otsu's threshold over its own pixels (the board's top, its front
- * face in shade cut away). */
-int gv_cv_bright_quad(const gv_image *grey, double pieces, int dark, double quad[8], double *share, char *err,
+ * of the largest one's area too, and there is none: GV_ENOTFOUND. mode 0,
+ * or one of GV_QUAD_DARK and GV_QUAD_DARK_TOP, with GV_QUAD_SIDES added or
+ * not. */
+int gv_cv_bright_quad(const gv_image *grey, double pieces, int mode, double quad[8], double *share, char *err,
                       size_t cap);
-/* gv_cv_bright_quad's dark may have this added: each side of the
- * quadrilateral again the longest straight run of the region's edge near
- * it (a bowl or a lid touching the region bulges its hull, not the board's
- * edge); GV_ENOTFOUND where a side has none over a third of its length. */
+/* The same round the largest region darker than Otsu's threshold (a board
+ * darker than the floor or table it lies on, with its front face). */
+#define GV_QUAD_DARK 1
+/* The same round the largest part of that region (filled) brighter than
+ * Otsu's threshold over its own pixels (the board's top, its front face in
+ * shade cut away). */
+#define GV_QUAD_DARK_TOP 2
+/* Each side of the quadrilateral again the longest straight run of the
+ * region's edge near it (a bowl or a lid touching the region bulges its
+ * hull, not the board's edge); GV_ENOTFOUND where a side has none over a
+ * third of its length. */
 #define GV_QUAD_SIDES 4
 
 #ifdef __cplusplus

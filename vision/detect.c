@@ -919,6 +919,21 @@ static int coarse_search(const gv_image *img, const gv_image *work800, const gv_
 	return rc;
 }
 
+/* Switches for measuring the outline's last resorts (1, on, in the
+ * project; -DNAME=0 at build time turns one off): the outline round the
+ * darker region on a whole-photo floor, the outline with its sides the
+ * straight runs of the region's edge where every search failed, and the
+ * same on the darker region. */
+#ifndef OUTLINE_DARK
+#define OUTLINE_DARK 1
+#endif
+#ifndef OUTLINE_SIDES
+#define OUTLINE_SIDES 1
+#endif
+#ifndef OUTLINE_DARK_SIDES
+#define OUTLINE_DARK_SIDES 1
+#endif
+
 /* The grid from the board's outline (gv_locate_outline with lo) into *g,
  * polished on the spans between the points read empty through it, as
  * clicked corners are, within GV_OUTLINE_REFINE_REACH (once: a second and
@@ -926,15 +941,6 @@ static int coarse_search(const gv_image *img, const gv_image *work800, const gv_
  * *d (*was_read: d holds a reading). 0 (proved), GV_ENOTFOUND, or
  * GV_ENOMEM / GV_ECV (the outline could not be looked for), with a
  * message in err. */
-#ifndef OUTLINE_DARK_SIDES
-#define OUTLINE_DARK_SIDES 1
-#endif
-#ifndef OUTLINE_SIDES
-#define OUTLINE_SIDES 1
-#endif
-#ifndef OUTLINE_DARK
-#define OUTLINE_DARK 1
-#endif
 static int outline_grid(const gv_image *img, const gv_locate_opts *lo, int size, const gv_detect_opts *opts,
                         gv_grid *g, gv_detection *d, bool *was_read, char *err, size_t cap)
 {
@@ -1011,15 +1017,16 @@ static bool floor_whole(const gv_locate_opts *lo)
 }
 
 /* The outline round the darker region, then round its brighter part
- * (gv_locate_opts.outline_dark 1 and 2), with lo's other settings (its
+ * (gv_locate_opts.outline_dark GV_QUAD_DARK, GV_QUAD_DARK_TOP), with lo's other settings (its
  * straight sides or not): outline_again's codes. */
 static int outline_darker(const gv_image *img, const gv_locate_opts *lo, int size, const gv_detect_opts *opts,
                           gv_grid *g, gv_detection *d, char *err, size_t cap)
 {
 	gv_locate_opts ld = *lo;
 	int rc = GV_ENOTFOUND;
-	for (ld.outline_dark = 1; ld.outline_dark <= 2 && rc == GV_ENOTFOUND; ld.outline_dark++) {
-		dtr(opts, "detect: the outline round the darker region%s%s", ld.outline_dark == 2 ? "'s brighter part" : "",
+	for (ld.outline_dark = GV_QUAD_DARK; ld.outline_dark <= GV_QUAD_DARK_TOP && rc == GV_ENOTFOUND; ld.outline_dark++) {
+		dtr(opts, "detect: the outline round the darker region%s%s",
+		    ld.outline_dark == GV_QUAD_DARK_TOP ? "'s brighter part" : "",
 		    ld.outline_sides ? ", its sides straight" : "");
 		rc = outline_again(img, &ld, size, opts, true, g, d, err, cap);
 	}

@@ -73,9 +73,9 @@ typedef struct gv_locate_opts {
 	/* gv_locate_outline: the board's quadrilateral round the largest
 	   region darker than the photo's Otsu threshold, not the brightest (a
 	   board darker than the floor it lies on, where the brightest region
-	   is the floor: the whole photo): 1 round that region (the board's
-	   front face in shade with it), 2 round its brighter part (the top
-	   alone); 0 (default) not (gv_detect asks both in turn where the
+	   is the floor: the whole photo): GV_QUAD_DARK (1) round that region
+	   (the board's front face in shade with it), GV_QUAD_DARK_TOP (2)
+	   round its brighter part (the top alone); 0 (default) not (gv_detect asks both in turn where the
 	   brightest region is the whole photo and the outline round it found
 	   nothing) */
 	int outline_dark;

@@ -118,5 +118,5 @@ CV_FORWARD(gv_cv_text,
             int thickness, char *err, size_t cap),
            (img, x, y, text, height, rgb, thickness, err, cap))
 CV_FORWARD(gv_cv_bright_quad,
-           (const gv_image *grey, double pieces, int dark, double quad[8], double *share, char *err, size_t cap),
-           (grey, pieces, dark, quad, share, err, cap))
+           (const gv_image *grey, double pieces, int mode, double quad[8], double *share, char *err, size_t cap),
+           (grey, pieces, mode, quad, share, err, cap))
