@@ -16,7 +16,13 @@ THICKNESS _s STONE HEIGHT _ WxH, then fl (floor), ti (tint) and bb
 (--bamboo: every board of laminated bamboo, each scene else as without).
 
     samples/eval_scenes.py [--build BUILD] [--out OUTDIR] [--seed S] [--count N] [--clutter]
-                           [--bamboo] [--clicks J]
+                           [--bamboo] [--moves M] [--clicks J]
+
+With --moves M each game is drawn after its first M moves instead of its last
+(0: the empty board; an opening's few stones leave most of the lines and
+the board's wood in view, where the glue seams of a bamboo board and the
+stones' colours under a tinted lamp are judged with few stones to compare);
+the photos' names then end in _mM, the scenes else the same.
 
 With --clicks J the photos are read through clicked corners as well: a
 corners.json beside them (the gobanwatcher format: the four corners of the
@@ -47,8 +53,9 @@ import sys
 TINTS = ['1,0.8,0.2', '0.55,0.15,1', '1,0.35,0.15', '0.8,0.9,1']
 
 
-def scene(seed, clutter, games, bamboo=False):
-    """The render options and the photo's name for one seed."""
+def scene(seed, clutter, games, bamboo=False, moves=None):
+    """The render options and the photo's name for one seed (the game
+    drawn after its first `moves` moves where that is given)."""
     r = random.Random(seed)
     size = r.choice([9, 13, 19, 19, 19])
     game = r.choice(games[size])
@@ -73,6 +80,9 @@ def scene(seed, clutter, games, bamboo=False):
             '--board-thickness', '%.0f' % thick, '--stone-height', '%.1f' % stone_h, '--width', str(w),
             '--height', str(h), '--zoom', '%.2f' % zoom] + extra
     name = 'p%d_%d_t%d_h%d_s%.0f_%dx%d%s' % (seed, size, tilt, thick, stone_h, w, h, tags)
+    if moves is not None:
+        opts += ['--moves', str(moves)]
+        name += '_m%d' % moves
     return size, game, opts, name
 
 
@@ -137,6 +147,8 @@ def main():
     ap.add_argument('--clutter', action='store_true', help='bowls, lids and loose stones beside the board')
     ap.add_argument('--bamboo', action='store_true',
                     help='every board of laminated bamboo (goref-render --bamboo), the scene else the same')
+    ap.add_argument('--moves', type=int, metavar='M',
+                    help="each game after its first M moves (0: the empty board) instead of its last position")
     ap.add_argument('--clicks', type=float, metavar='J',
                     help='read through clicked corners too, each up to J cells off (corners.json)')
     a = ap.parse_args()
@@ -147,14 +159,18 @@ def main():
             sys.exit('eval_scenes.py: %s is missing (build first)' % b)
     games = {z: sorted(glob.glob(os.path.join(here, 'tests/fixtures/selfplay/%dx%d-*.sgf' % (z, z))))
              for z in (9, 13, 19)}
-    kind = ('clutter' if a.clutter else 'plain') + ('-bamboo' if a.bamboo else '')
+    if a.moves is not None and a.moves < 0:
+        sys.exit('eval_scenes.py: --moves must be 0 or more')
+    kind = ('clutter' if a.clutter else 'plain') + ('-bamboo' if a.bamboo else '') + (
+        '' if a.moves is None else '-m%d' % a.moves)
     photos = os.path.join(a.out, '%s-%d-%d' % (kind, a.seed, a.seed + a.count - 1))
     os.makedirs(photos, exist_ok=True)
     clicked = {}
     for seed in range(a.seed, a.seed + a.count):
-        size, game, opts, name = scene(seed, a.clutter, games, a.bamboo)
+        size, game, opts, name = scene(seed, a.clutter, games, a.bamboo, a.moves)
         label = os.path.join(photos, name + '.txt')
-        d = os.path.join(a.out, 'render', '%d%s%s' % (seed, 'c' if a.clutter else '', 'b' if a.bamboo else ''))
+        d = os.path.join(a.out, 'render', '%d%s%s%s' % (seed, 'c' if a.clutter else '', 'b' if a.bamboo else '',
+                                                        '' if a.moves is None else 'm%d' % a.moves))
         if not os.path.exists(label):
             print('rendering %s ...' % name, file=sys.stderr)
             subprocess.run([render, '--quiet'] + opts + [game, d], check=True)
@@ -162,6 +178,9 @@ def main():
             shutil.copy(frame, os.path.join(photos, name + '.jpg'))
             with open(os.path.join(d, 'truth.log')) as f:
                 rows = [line for line in f if not line.startswith('@')]
+            if len(rows) < size:
+                # no move drawn: the truth log holds no position
+                rows = ['.' * size + '\n'] * size
             with open(label, 'w') as f:
                 f.write(''.join(rows[-size:]))
         # the true corners from the render (a photo whose render is gone

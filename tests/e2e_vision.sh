@@ -363,6 +363,16 @@ if [ -x "$render" ]; then
 	scene_right "eval a board whose region a lid touches" "$tmp/lidtouch" 361 \
 		p6046 "$fx/selfplay/19x19-s0212.sgf" --seed 6046 --tilt 53.4 --board-thickness 157 \
 		--stone-height 6.1 --width 640 --height 480 --zoom 0.90 --clutter
+	# a 9x9 bamboo board six moves into its game (samples/eval_scenes.py's
+	# seed 20137 with --bamboo, drawn with --moves 6): the lines' lattice
+	# took its columns from the glue seams and three of the grid's lines,
+	# 0.85 of a cell apart, and passed its proof with 10 of 81 points
+	# wrong, sure. The grid's rows go on a cell beyond its left outer
+	# column (GV_PROOF_MAX_CROSS_SHARE): it fails, the outline's grid is
+	# found, every point right
+	scene_right "eval a lattice on a bamboo board's seams" "$tmp/glueseams" 81 \
+		p20137b "$fx/selfplay/9x9-s0004.sgf" --seed 20137 --tilt 48.9 --board-thickness 134 \
+		--stone-height 6.4 --width 1280 --height 720 --zoom 0.88 --bamboo --moves 6
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the

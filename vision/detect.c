@@ -1183,11 +1183,11 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			lines_rc = rc;
 			dtr(opts, "detect: the lines' grid %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f", g.corners[0], g.corners[1],
 			    g.corners[2], g.corners[3], g.corners[4], g.corners[5], g.corners[6], g.corners[7]);
-			dtr(opts, "detect: the lines' grid read; proof spans %.2f lines %.2f beyond %.2f (goes on %d), strips %.2f %.2f %.2f %.2f, outer lines %d judged %d missing, margins %.2f %.2f %.2f %.2f%s: %s",
+			dtr(opts, "detect: the lines' grid read; proof spans %.2f lines %.2f beyond %.2f (goes on %d), strips %.2f %.2f %.2f %.2f, cross %.2f %.2f %.2f %.2f, outer lines %d judged %d missing, margins %.2f %.2f %.2f %.2f%s: %s",
 			    out->proof.span_share, out->proof.line_share, out->proof.beyond_share, out->proof.goes_on,
 			    out->proof.strip_share[0], out->proof.strip_share[1], out->proof.strip_share[2],
-			    out->proof.strip_share[3],
-			    out->proof.outer_judged,
+			    out->proof.strip_share[3], out->proof.cross_share[0], out->proof.cross_share[1],
+			    out->proof.cross_share[2], out->proof.cross_share[3], out->proof.outer_judged,
 			    out->proof.outer_missing, out->proof.margin[0], out->proof.margin[1], out->proof.margin[2],
 			    out->proof.margin[3], out->proof.by_outline ? " (the outline bounds it)" : out->proof.by_beyond ? " (empty points beyond bound it)" : out->proof.by_edge ? " (the board's edge bounds it)" : "",
 			    rc ? "failed" : "proved");

@@ -128,6 +128,15 @@
  * share GV_PROOF_MIN_STRIP_SHARE asks of the strips inside, by the same
  * reasoning. -DGV_NO_BEYOND_CROSS leaves the check out. */
 #define GV_PROOF_BEYOND_CROSS 0.25
+/* The other family's lines one cell on beyond an outer line (from its
+ * empty points) showing on more than this share of their spans: the grid
+ * goes on there, so the lattice is not the board's (a lattice of the wrong
+ * pitch fitted to a bamboo board's glue seams and a few of its lines, its
+ * outer line inside the grid; a lattice a line short). The margin is plain
+ * wood. -DGV_PROOF_MAX_CROSS_SHARE=2 leaves the check out. */
+#ifndef GV_PROOF_MAX_CROSS_SHARE
+#define GV_PROOF_MAX_CROSS_SHARE 0.75
+#endif
 /* A channel of the board's wood whose median (over the squares' middles)
  * is at most GV_CHANNEL_DARK or at least GV_CHANNEL_CLIPPED carries no line
  * (black, or clipped white): the proof judges lines on the mean of the

@@ -359,13 +359,32 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 		out->lines += lines;
 		out->lines_shown += lines_shown;
 	}
+	/* the other family's lines one cell on beyond each outer line */
+	for (int side = 0; side < 4; side++) {
+		int fam = side & 1, end = side >> 1, outer = end ? size - 1 : 0, step = end ? 1 : -1;
+		int cj = 0, cl = 0;
+		for (int s = 0; s < size; s++) {
+			/* side 0 (left): row s from column 0 leftward; 1 (top):
+			 * column s from row 0 upward */
+			int i = fam ? s : outer, j = fam ? outer : s;
+			if (cells[j * size + i])
+				continue;
+			int r = span_lined(rgb, H, i, j, fam ? 0 : step, fam ? step : 0, true);
+			if (r < 0)
+				continue;
+			cj++;
+			cl += r;
+		}
+		out->cross_share[side] = cj >= GV_PROOF_MIN_SPANS ? (double)cl / cj : 0;
+		out->cross_on += out->cross_share[side] > GV_PROOF_MAX_CROSS_SHARE;
+	}
 	for (int side = 0; side < 4; side++) {
 		out->strip_share[side] = strip_j[side] >= GV_PROOF_MIN_SPANS ? (double)strip_l[side] / strip_j[side] : 1;
 		out->strip_missing += out->strip_share[side] < GV_PROOF_MIN_STRIP_SHARE;
 	}
 	out->ok = out->span_share >= GV_PROOF_MIN_SPAN_SHARE && out->line_share >= GV_PROOF_MIN_LINE_SHARE &&
 	          out->beyond_share <= GV_PROOF_MAX_BEYOND_SHARE && out->outer_missing == 0 && !out->goes_on &&
-	          out->strip_missing == 0;
+	          out->strip_missing == 0 && out->cross_on == 0;
 	return GV_OK;
 }
 

@@ -42,6 +42,17 @@ typedef struct gv_proof {
 	                        right, bottom: the first and last span of
 	                        each row or column); 1 where fewer than
 	                        GV_PROOF_MIN_SPANS are judged */
+	double cross_share[4]; /* the lined share of the other family's
+	                        lines one cell beyond each outer line (left,
+	                        top, right, bottom), from the outer line's
+	                        empty points: the margin is plain wood, so
+	                        the grid's own lines do not go on there; a
+	                        lattice short of the grid, or of the wrong
+	                        pitch, has the grid's lines going on beyond
+	                        it. 0 where fewer than GV_PROOF_MIN_SPANS
+	                        are judged */
+	int cross_on;        /* sides whose cross_share is over
+	                        GV_PROOF_MAX_CROSS_SHARE */
 	int strip_missing;   /* sides whose strip shows a line on less than
 	                        GV_PROOF_MIN_STRIP_SHARE: a lattice a line over,
 	                        its outer line on the board's edge, has
