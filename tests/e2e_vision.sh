@@ -373,6 +373,14 @@ if [ -x "$render" ]; then
 	scene_right "eval a lattice on a bamboo board's seams" "$tmp/glueseams" 81 \
 		p20137b "$fx/selfplay/9x9-s0004.sgf" --seed 20137 --tilt 48.9 --board-thickness 134 \
 		--stone-height 6.4 --width 1280 --height 720 --zoom 0.88 --bamboo --moves 6
+	# a 9x9 bamboo board 20 moves in under an orange lamp (seed 20208 with
+	# --bamboo --moves 20): its white stones as dark as the wood, five of
+	# nine read empty and too few read white for the photo's own colours
+	# to judge by. The points whose lines are hidden count among the
+	# white ones at first (gv_classify_colours): every point right
+	scene_right "eval an opening's white stones under an orange lamp" "$tmp/orangewhites" 81 \
+		p20208b "$fx/selfplay/9x9-s0018.sgf" --seed 20208 --tilt 42.9 --board-thickness 185 \
+		--stone-height 8.6 --width 640 --height 480 --zoom 0.99 --tint 1,0.35,0.15 --bamboo --moves 20
 	# scene 313 through corners clicked about a third of a cell off (its
 	# true corners 167.4,103.8 491.3,116.7 559.5,340.1 81.7,321.1; the
 	# clicks of samples/eval_scenes.py --clicks 0.3): the polish from the

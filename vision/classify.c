@@ -1027,6 +1027,21 @@ int gv_classify_colours(const gv_point_features *f, int size, unsigned char *cel
 			held[np] = conf[k] >= GV_SURE_CONF;
 			pts[np++] = k;
 		}
+	/* too few read white to judge by (an opening's few white stones
+	 * under a lamp that makes them as dark as the wood, all read empty
+	 * but these): the points whose lines are hidden (LINE_HIDDEN) count
+	 * among the white ones at first, for something stands there; the
+	 * colours then judge each of them as any other (-DGV_NO_SEED_HIDDEN
+	 * leaves it out, for measuring) */
+#ifndef GV_NO_SEED_HIDDEN
+	int whites = 0;
+	for (int p = 0; p < np; p++)
+		whites += r[p] > 0;
+	if (whites < GV_PHOTO_MIN)
+		for (int p = 0; p < np; p++)
+			if (!held[p] && f[pts[p]].line < LINE_HIDDEN)
+				r[p] = 1;
+#endif
 	/* a mixture of two normal populations fitted to them (expectation-
 	 * maximisation from the first reading): each round fits each kind to
 	 * the points weighed by their chances, then the chances anew */

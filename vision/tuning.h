@@ -609,7 +609,9 @@
 #define GV_PHOTO_ROUNDS 20
 #endif
 /* Fewer points than this of either kind (an empty board, the first
- * moves): the colours are not judged. */
+ * moves): the colours are not judged. Where fewer are read white, the
+ * points whose lines are hidden count among the white ones at first
+ * (classify.c, gv_classify_colours). */
 #define GV_PHOTO_MIN 8
 /* Each channel's spread within a kind at least this (a log ratio: 1%), so
  * that a kind of a few alike points is no needle. */
