@@ -1029,15 +1029,22 @@ int gv_classify_colours(const gv_point_features *f, int size, unsigned char *cel
 		}
 	/* too few read white to judge by (an opening's few white stones
 	 * under a lamp that makes them as dark as the wood, all read empty
-	 * but these): the points whose lines are hidden (LINE_HIDDEN) count
-	 * among the white ones at first, for something stands there; the
-	 * colours then judge each of them as any other (-DGV_NO_SEED_HIDDEN
-	 * leaves it out, for measuring) */
+	 * but these): where the lines show plainly on the points read empty
+	 * (their median line contrast at least GV_SEED_LINES_SHOW: not a
+	 * photo out of focus, whose lines are faint everywhere), the points
+	 * whose lines are hidden (LINE_HIDDEN) count among the white ones at
+	 * first, for something stands there; the colours then judge each of
+	 * them as any other (-DGV_NO_SEED_HIDDEN leaves it out, for
+	 * measuring) */
 #ifndef GV_NO_SEED_HIDDEN
-	int whites = 0;
-	for (int p = 0; p < np; p++)
+	int whites = 0, open = 0;
+	float lines_open[19 * 19];
+	for (int p = 0; p < np; p++) {
 		whites += r[p] > 0;
-	if (whites < GV_PHOTO_MIN)
+		if (cells[pts[p]] == C_EMPTY)
+			lines_open[open++] = f[pts[p]].line;
+	}
+	if (whites < GV_PHOTO_MIN && open > 0 && gv_selectf(lines_open, open, open / 2) >= GV_SEED_LINES_SHOW)
 		for (int p = 0; p < np; p++)
 			if (!held[p] && f[pts[p]].line < LINE_HIDDEN)
 				r[p] = 1;

@@ -102,8 +102,11 @@ int gv_classify_decide(const gv_point_features *f, int size, unsigned char *cell
  * which a cut fitted to that reading's own examples did not. A point
  * whose colour changes keeps the smaller of its confidence and the
  * mixture's (how much likelier the kind it takes: 0 even, 1 sure): no
- * point becomes sure. Nothing changes with fewer than GV_PHOTO_MIN points
- * of either kind, or two kinds closer than GV_PHOTO_APART (their
+ * point becomes sure. Where fewer than GV_PHOTO_MIN points are read
+ * white and the lines show plainly on those read empty, the points whose
+ * lines are hidden count among the white ones at first. Nothing changes
+ * with fewer than GV_PHOTO_MIN points of either kind then, or two kinds
+ * closer than GV_PHOTO_APART (their
  * Bhattacharyya distance). Black points, points outside, and points whose
  * colour is not a finite number are left as they are.
  *

@@ -611,8 +611,17 @@
 /* Fewer points than this of either kind (an empty board, the first
  * moves): the colours are not judged. Where fewer are read white, the
  * points whose lines are hidden count among the white ones at first
- * (classify.c, gv_classify_colours). */
+ * (classify.c, gv_classify_colours), where the points read empty show
+ * their lines plainly: their median line contrast at least
+ * GV_SEED_LINES_SHOW (three times classify.c's LINE_HIDDEN, by reasoning;
+ * the open points of the early positions of samples/eval_scenes.py
+ * --moves show 0.4-0.6, gomrade's testing sequence blurred by
+ * test_vision_locate's box of 3 about 0.08 everywhere, where the seed
+ * made four of a white stone's neighbours white). */
 #define GV_PHOTO_MIN 8
+#ifndef GV_SEED_LINES_SHOW
+#define GV_SEED_LINES_SHOW 0.3f
+#endif
 /* Each channel's spread within a kind at least this (a log ratio: 1%), so
  * that a kind of a few alike points is no needle. */
 #define GV_PHOTO_SPREAD_MIN 0.01
