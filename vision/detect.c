@@ -1291,16 +1291,12 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			 * it, the outline round the darkest region */
 			if (rc2 == GV_ENOTFOUND && OUTLINE_DARK && floor_whole(&lo))
 				rc2 = outline_darker(img, &lo, size, opts, &g, &d2, err2, sizeof err2);
-			if (rc2 == GV_ENOMEM || rc2 == GV_ECV) {
-				/* not "no board": the outline could not be looked for */
-				if (err && cap)
-					snprintf(err, cap, "%s", err2);
+			/* found; or not "no board": the outline could not be
+			 * looked for (GV_ENOMEM, GV_ECV) */
+			if (take_candidate(rc2, &d2, &g, err2, out, &g, err, cap) != GV_ENOTFOUND) {
 				rc = rc2;
-				goto done;
-			}
-			if (!rc2) {
-				*out = d2;
-				rc = GV_OK;
+				if (rc)
+					goto done;
 			}
 		}
 		if (rc == GV_ENOTFOUND && located && lines_read.proof.span_share >= GV_SHIFT_MIN_SPANS) {
@@ -1338,14 +1334,8 @@ int gv_detect(gv_detection *out, const gv_image *rgb, const gv_detect_opts *opts
 			int r2 = outline_again(img, &ls, size, opts, true, &g, &d2, err2, sizeof err2);
 			if (r2 == GV_ENOTFOUND && OUTLINE_DARK_SIDES && floor_whole(&lo))
 				r2 = outline_darker(img, &ls, size, opts, &g, &d2, err2, sizeof err2);
-			if (r2 == GV_ENOMEM || r2 == GV_ECV) {
-				if (err && cap)
-					snprintf(err, cap, "%s", err2);
+			if (take_candidate(r2, &d2, &g, err2, out, &g, err, cap) != GV_ENOTFOUND)
 				rc = r2;
-			} else if (!r2) {
-				*out = d2;
-				rc = GV_OK;
-			}
 		}
 	}
 done:

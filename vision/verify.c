@@ -42,6 +42,26 @@ static int span_lined(const gv_image *img, const double H[9], int i, int j, int 
 	return span_lined_at(img, H, i, j, di, dj, both, GV_PROOF_CONTRAST, NULL);
 }
 
+/* The other family's lines going on one cell beyond the outer line `outer`
+ * of family dir (0: rows, 1: columns) toward `step` (-1 or 1), from the
+ * outer line's points read empty (and, where beyond is given, read empty
+ * on the line beyond too): *judged spans judged, *lined of them lined. */
+static void cross_spans(const gv_image *img, const double H[9], int size, const unsigned char *cells, int dir,
+                        int outer, int step, const unsigned char *beyond, int *judged, int *lined)
+{
+	*judged = *lined = 0;
+	for (int s = 0; s < size; s++) {
+		int i = dir ? outer : s, j = dir ? s : outer;
+		if (cells[j * size + i] || (beyond && beyond[s]))
+			continue;
+		int r = span_lined(img, H, i, j, dir ? step : 0, dir ? 0 : step, true);
+		if (r < 0)
+			continue;
+		(*judged)++;
+		*lined += r;
+	}
+}
+
 /* The control: the ridge test's contrast half a cell off the lattice, along
  * the middles of squares whose four corners are empty (plain wood, where no
  * line shows on the board's own lattice), at GV_PROOF_SAMPLES places a span,
@@ -139,17 +159,8 @@ static bool lattice_goes_on(const gv_image *img, const double H[9], int size, co
 	 * own lines there; between an outer line and the board's edge (a
 	 * thin board's bevel, its shadow a dark line a cell out on a pale
 	 * floor) lies plain wood */
-	int cj = 0, cl = 0;
-	for (int s = 0; s < size; s++) {
-		int i = dir ? outer : s, j = dir ? s : outer;
-		if (cells[j * size + i] || (beyond && beyond[s]))
-			continue;
-		int r = span_lined(img, H, i, j, dir ? step : 0, dir ? 0 : step, true);
-		if (r < 0)
-			continue;
-		cj++;
-		cl += r;
-	}
+	int cj, cl;
+	cross_spans(img, H, size, cells, dir, outer, step, beyond, &cj, &cl);
 	if (cj >= GV_PROOF_MIN_SPANS && cl < GV_PROOF_BEYOND_CROSS * cj)
 		return false;
 #endif
@@ -359,22 +370,12 @@ int gv_prove_grid(const gv_image *rgb, const double H[9], int size, const unsign
 		out->lines += lines;
 		out->lines_shown += lines_shown;
 	}
-	/* the other family's lines one cell on beyond each outer line */
+	/* the other family's lines one cell on beyond each outer line: side
+	 * 0 (left) and 2 (right) beyond the outer columns, 1 (top) and 3
+	 * (bottom) beyond the outer rows */
 	for (int side = 0; side < 4; side++) {
-		int fam = side & 1, end = side >> 1, outer = end ? size - 1 : 0, step = end ? 1 : -1;
-		int cj = 0, cl = 0;
-		for (int s = 0; s < size; s++) {
-			/* side 0 (left): row s from column 0 leftward; 1 (top):
-			 * column s from row 0 upward */
-			int i = fam ? s : outer, j = fam ? outer : s;
-			if (cells[j * size + i])
-				continue;
-			int r = span_lined(rgb, H, i, j, fam ? 0 : step, fam ? step : 0, true);
-			if (r < 0)
-				continue;
-			cj++;
-			cl += r;
-		}
+		int end = side >> 1, cj, cl;
+		cross_spans(rgb, H, size, cells, !(side & 1), end ? size - 1 : 0, end ? 1 : -1, NULL, &cj, &cl);
 		out->cross_share[side] = cj >= GV_PROOF_MIN_SPANS ? (double)cl / cj : 0;
 		out->cross_on += out->cross_share[side] > GV_PROOF_MAX_CROSS_SHARE;
 	}
