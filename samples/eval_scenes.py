@@ -8,7 +8,8 @@ degrees from straight down, stones 5 to 9 mm high, a board 0 to 200 mm
 thick, 640x480 to 1920x1080, the board framed from a little smaller to a
 little larger (--zoom 0.8 to 1.08: at a slant its near corners may leave
 the picture), a pale floor instead of the table in a fifth of the scenes,
-a tinted lamp in some, and with --clutter bowls of stones,
+a tinted lamp in some (--floor: every scene on the floor, each else as
+drawn), and with --clutter bowls of stones,
 lids and loose stones beside the board. The photos are read with
 `goref eval`; its total is printed, with every photo not read entirely
 right. Each photo's name says its scene: p SEED _ SIZE _t TILT _h BOARD
@@ -16,7 +17,7 @@ THICKNESS _s STONE HEIGHT _ WxH, then fl (floor), ti (tint) and bb
 (--bamboo: every board of laminated bamboo, each scene else as without).
 
     samples/eval_scenes.py [--build BUILD] [--out OUTDIR] [--seed S] [--count N] [--clutter]
-                           [--bamboo] [--moves M] [--clicks J]
+                           [--bamboo] [--moves M] [--floor] [--clicks J]
 
 With --moves M each game is drawn after its first M moves instead of its last
 (0: the empty board; an opening's few stones leave most of the lines and
@@ -53,9 +54,10 @@ import sys
 TINTS = ['1,0.8,0.2', '0.55,0.15,1', '1,0.35,0.15', '0.8,0.9,1']
 
 
-def scene(seed, clutter, games, bamboo=False, moves=None):
+def scene(seed, clutter, games, bamboo=False, moves=None, floor=False):
     """The render options and the photo's name for one seed (the game
-    drawn after its first `moves` moves where that is given)."""
+    drawn after its first `moves` moves where that is given; on the pale
+    floor whatever the draw where floor)."""
     r = random.Random(seed)
     size = r.choice([9, 13, 19, 19, 19])
     game = r.choice(games[size])
@@ -64,7 +66,7 @@ def scene(seed, clutter, games, bamboo=False, moves=None):
     stone_h = r.uniform(5, 9)
     w, h = r.choice([(1280, 720), (1280, 720), (640, 480), (1920, 1080), (1024, 768)])
     extra, tags = [], ''
-    if r.random() < 0.2:
+    if r.random() < 0.2 or floor:
         extra.append('--floor')
         tags += 'fl'
     if r.random() < 0.15:
@@ -149,6 +151,8 @@ def main():
                     help='every board of laminated bamboo (goref-render --bamboo), the scene else the same')
     ap.add_argument('--moves', type=int, metavar='M',
                     help="each game after its first M moves (0: the empty board) instead of its last position")
+    ap.add_argument('--floor', action='store_true',
+                    help='every scene on the pale floor (the draw else the same)')
     ap.add_argument('--clicks', type=float, metavar='J',
                     help='read through clicked corners too, each up to J cells off (corners.json)')
     a = ap.parse_args()
@@ -161,16 +165,16 @@ def main():
              for z in (9, 13, 19)}
     if a.moves is not None and a.moves < 0:
         sys.exit('eval_scenes.py: --moves must be 0 or more')
-    kind = ('clutter' if a.clutter else 'plain') + ('-bamboo' if a.bamboo else '') + (
+    kind = ('clutter' if a.clutter else 'plain') + ('-bamboo' if a.bamboo else '') + ('-floor' if a.floor else '') + (
         '' if a.moves is None else '-m%d' % a.moves)
     photos = os.path.join(a.out, '%s-%d-%d' % (kind, a.seed, a.seed + a.count - 1))
     os.makedirs(photos, exist_ok=True)
     clicked = {}
     for seed in range(a.seed, a.seed + a.count):
-        size, game, opts, name = scene(seed, a.clutter, games, a.bamboo, a.moves)
+        size, game, opts, name = scene(seed, a.clutter, games, a.bamboo, a.moves, a.floor)
         label = os.path.join(photos, name + '.txt')
-        d = os.path.join(a.out, 'render', '%d%s%s%s' % (seed, 'c' if a.clutter else '', 'b' if a.bamboo else '',
-                                                        '' if a.moves is None else 'm%d' % a.moves))
+        d = os.path.join(a.out, 'render', '%d%s%s%s%s' % (seed, 'c' if a.clutter else '', 'b' if a.bamboo else '',
+                                                          'f' if a.floor else '', '' if a.moves is None else 'm%d' % a.moves))
         if not os.path.exists(label):
             print('rendering %s ...' % name, file=sys.stderr)
             subprocess.run([render, '--quiet'] + opts + [game, d], check=True)
