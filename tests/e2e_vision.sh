@@ -353,6 +353,16 @@ if [ -x "$render" ]; then
 	scene_right "eval a bamboo board darker than its floor, its top" "$tmp/darktop" 361 \
 		p6025b "$fx/selfplay/19x19-s0201.sgf" --seed 6025 --tilt 45.9 --board-thickness 52 \
 		--stone-height 5.0 --width 640 --height 480 --zoom 0.80 --floor --bamboo
+	# the same board of wood on the same floor (seed 6025): the planks'
+	# seams beside the board took among the columns pulled the columns'
+	# vanishing point, and no fit held half of the grid's lines. The fit
+	# again with each family's lines only within the other's reach now
+	# also cuts the lines wholly beside the other family's outer lines,
+	# and fits the vanishing points again on the lines kept (locate.c,
+	# try_pair): found, every point right
+	scene_right "eval a board on planks whose seams run beside it" "$tmp/besideseams" 361 \
+		p6025 "$fx/selfplay/19x19-s0201.sgf" --seed 6025 --tilt 45.9 --board-thickness 52 \
+		--stone-height 5.0 --width 640 --height 480 --zoom 0.80 --floor
 	# a crowded 19x19 on a thick board at 53 degrees with bowls and lids
 	# beside it (seed 6046 with --clutter): a lid of white stones touches
 	# the board's bright region at its near right corner, whose hull's

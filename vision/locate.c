@@ -826,8 +826,10 @@ typedef struct pair_fit {
 
 /* The grid from the segments, given the two peaks p0, p1 of their
  * directions (degrees), with each family's lines only within the other's
- * reach where clip. False with out->why set when no grid fits. */
-static bool try_pair(const pair_search *ps, int p0, int p1, bool clip, pair_fit *out)
+ * reach where clip is 1, and not beside the other's outer lines either,
+ * the vanishing points fitted again, where it is 2. False with out->why
+ * set when no grid fits. */
+static bool try_pair(const pair_search *ps, int p0, int p1, int clip, pair_fit *out)
 {
 	const gv_locate_opts *o = ps->o;
 	seg *s = ps->s;
@@ -868,35 +870,80 @@ static bool try_pair(const pair_search *ps, int p0, int p1, bool clip, pair_fit 
 	 * them): a floor's long seams beside the board, as near the columns'
 	 * direction as to share their vanishing point, lie beyond the ends of
 	 * the board's rows (which the floor does not show); a lattice that is
-	 * the board's needs no line past the other family's ends */
+	 * the board's needs no line past the other family's ends. With clip
+	 * 2, nor a line wholly beside the other family's lines, past the
+	 * first or the last of them: a seam on the floor to the board's side,
+	 * a row's direction near enough to be taken among them; the seams cut
+	 * had drawn the vanishing points towards their own, so those are
+	 * fitted again on the lines kept. */
 	if (clip) {
-		double ext[2][2] = {{1e300, -1e300}, {1e300, -1e300}}, cut[2] = {0, 0}, kept[2] = {0, 0};
+		/* ext: each family's reach along its lines; at: their positions
+		 * across (family 0, the rows, runs along x) */
+		double ext[2][2] = {{1e300, -1e300}, {1e300, -1e300}}, at[2][2] = {{1e300, -1e300}, {1e300, -1e300}};
+		double cut[2] = {0, 0}, kept[2] = {0, 0};
 		int ncut[2] = {0, 0};
 		for (int k = 0; k < nseg; k++) {
 			double ax, ay, bx, by;
 			if (s[k].fam < 0 || !rect_ends(Rw, &s[k], &ax, &ay, &bx, &by))
 				continue;
-			/* along family 0 (rows) is x, along family 1 is y */
-			double a0 = s[k].fam == 0 ? ax : ay, a1 = s[k].fam == 0 ? bx : by;
-			ext[s[k].fam][0] = fmin(ext[s[k].fam][0], fmin(a0, a1));
-			ext[s[k].fam][1] = fmax(ext[s[k].fam][1], fmax(a0, a1));
+			int f = s[k].fam;
+			double a0 = f == 0 ? ax : ay, a1 = f == 0 ? bx : by, pos = f == 0 ? (ay + by) / 2 : (ax + bx) / 2;
+			ext[f][0] = fmin(ext[f][0], fmin(a0, a1));
+			ext[f][1] = fmax(ext[f][1], fmax(a0, a1));
+			at[f][0] = fmin(at[f][0], pos);
+			at[f][1] = fmax(at[f][1], pos);
 		}
+		/* the lines kept, for the second fit (without room, none) */
+		unsigned char *in = clip == 2 ? calloc((size_t)nseg + 1, 1) : NULL;
 		for (int k = 0; k < nseg; k++) {
 			double ax, ay, bx, by;
 			if (s[k].fam < 0 || !rect_ends(Rw, &s[k], &ax, &ay, &bx, &by))
 				continue;
-			int g = 1 - s[k].fam;
-			double pos = s[k].fam == 0 ? (ay + by) / 2 : (ax + bx) / 2;
+			int f = s[k].fam, g = 1 - f;
+			double pos = f == 0 ? (ay + by) / 2 : (ax + bx) / 2;
+			double a0 = f == 0 ? ax : ay, a1 = f == 0 ? bx : by;
 			double m = (ext[g][1] - ext[g][0]) * GV_LOCATE_CLIP_MARGIN;
-			if (ext[g][1] > ext[g][0] && (pos < ext[g][0] - m || pos > ext[g][1] + m)) {
-				cut[s[k].fam] += s[k].len;
-				ncut[s[k].fam]++;
+			double ma = (at[g][1] - at[g][0]) * GV_LOCATE_CLIP_MARGIN;
+			bool past = ext[g][1] > ext[g][0] && (pos < ext[g][0] - m || pos > ext[g][1] + m);
+			bool beside = clip == 2 && at[g][1] > at[g][0] &&
+			              (fmax(a0, a1) < at[g][0] - ma || fmin(a0, a1) > at[g][1] + ma);
+			if (past || beside) {
+				cut[f] += s[k].len;
+				ncut[f]++;
 				s[k].fam = -1;
 			} else {
-				kept[s[k].fam] += s[k].len;
+				kept[f] += s[k].len;
+				if (in)
+					in[k] = 1;
 			}
 		}
 		ltr(o, "clip: cut %d segments (%.0f px) and %d (%.0f px), kept %.0f and %.0f px", ncut[0], cut[0], ncut[1], cut[1], kept[0], kept[1]);
+		if (in && ncut[0] + ncut[1] > 0) {
+			/* the vanishing points again from the lines kept, each
+			 * kept line then taken by the nearer, as above */
+			for (int it = 0; it < 3; it++) {
+				fit_vp(s, nseg, 0, &fr, vp[0]);
+				fit_vp(s, nseg, 1, &fr, vp[1]);
+				for (int k = 0; k < nseg; k++) {
+					s[k].fam = -1;
+					if (!in[k])
+						continue;
+					double tol = atan2(3, s[k].len) * 180 / M_PI + 1;
+					double e0 = vp_error(&s[k], &fr, vp[0]), e1 = vp_error(&s[k], &fr, vp[1]);
+					if (e0 < tol && e0 <= e1)
+						s[k].fam = 0;
+					else if (e1 < tol)
+						s[k].fam = 1;
+				}
+			}
+			if (!rectifier(vp[0], vp[1], R)) {
+				free(in);
+				*why = "no board found: no two families of grid lines";
+				return false;
+			}
+			gv_h_mul(R, Nrm, Rw);
+		}
+		free(in);
 	}
 	/* profiles: family 0 runs along x, so its position is y; family 1's is x */
 	double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
@@ -1144,35 +1191,48 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 	double H[9], support = 0, resid = 0, best = -1;
 	const char *why = "no board found";
 	/* each pair's vanishing points by the segments' length squared; where
-	 * no pair fits a grid at all, by their length (a floor's long seams a
-	 * few tens of degrees off the columns pulled the columns' point to
-	 * theirs). The message is the first round's. Not in the search again
+	 * no pair fits a grid at all, or none on as many of its lines as a
+	 * grid is taken on (min_support: the best would be refused), by their
+	 * length too, the better fit taken (a floor's long seams a few tens of
+	 * degrees off the columns pulled the columns' point to theirs). The
+	 * message is the first round's. Not in the search again
 	 * for a lattice twice too dense (a lattice fitted before it) nor on
 	 * the coarse copy (a second look at a blurred photo), and without the
 	 * clipped fit: a photo where nothing fits pays for one more round of
 	 * the pairs only (gobanwatcher's, where no board is found, about 8%
 	 * more with all three). */
 	int last = (opts && opts->halve_dense) || work <= GV_LOCATE_COARSE_PX ? 2 : 1;
-	for (int power = 2; power >= last && best < -0.5; power--) {
+	double min_support = opts && opts->min_support > 0 ? opts->min_support : GV_LOCATE_MIN_SUPPORT;
+	for (int power = 2; power >= last && (best < -0.5 || support < min_support); power--) {
 		pair_search ps = {opts, memo, s, nseg, &fr, pk, npk, N, power};
 		if (power == 1)
-			ltr(opts, "locate: no pair fits: the vanishing points again by the segments' length");
+			ltr(opts, "locate: no pair fits%s: the vanishing points again by the segments' length",
+			    best < -0.5 ? "" : " on enough of its lines");
 		for (int u = 0; u < npk; u++)
 			for (int v = u + 1; v < npk; v++) {
 				if (angdiff(pk[u], pk[v]) < 30)
 					continue;
 				pair_fit pf = {.why = NULL};
-				bool ok = try_pair(&ps, pk[u], pk[v], false, &pf);
-				if ((!ok || pf.resid > 3) && power == 2 && !(opts && opts->halve_dense)) {
+				bool ok = try_pair(&ps, pk[u], pk[v], 0, &pf);
+				if ((!ok || pf.resid > 3 || pf.support < min_support) && power == 2 && !(opts && opts->halve_dense)) {
 					/* again with each family's lines only within the
 					 * other's reach (a floor's seams beside the board;
 					 * not in the search again for a lattice twice too
-					 * dense, which follows a lattice that fitted) */
-					pair_fit pc = {.why = NULL};
-					if (try_pair(&ps, pk[u], pk[v], true, &pc) && pc.resid <= 3) {
-						ltr(opts, "locate: the lines clipped to each other's reach fit");
-						ok = true;
-						pf = pc;
+					 * dense, which follows a lattice that fitted), and
+					 * again with the lines beside the other family's cut
+					 * too (a floor's seams near the rows' direction):
+					 * where the first fit is no grid, or one on too few
+					 * of its lines, the best of the three by the score
+					 * below (each clip loses some photos the other finds) */
+					for (int c = 1; c <= 2; c++) {
+						pair_fit pc = {.why = NULL};
+						if (try_pair(&ps, pk[u], pk[v], c, &pc) && pc.resid <= 3 &&
+						    (!ok || pf.resid > 3 || pc.support - 0.05 * pc.resid > pf.support - 0.05 * pf.resid)) {
+							ltr(opts, "locate: the lines clipped to each other's reach fit%s",
+							    c == 2 ? ", those beside them cut too" : "");
+							ok = true;
+							pf = pc;
+						}
 					}
 				}
 				if (!ok) {
@@ -1207,7 +1267,6 @@ found:
 		set_err(err, cap, why);
 		goto out;
 	}
-	double min_support = opts && opts->min_support > 0 ? opts->min_support : GV_LOCATE_MIN_SUPPORT;
 	if (support < min_support) {
 		out->support = support; /* the caller may ask again with less */
 		rc = GV_ENOTFOUND;

@@ -195,11 +195,14 @@
  * render whose near row's stones cut into the outline, 0.55, is no line
  * off). By reasoning, with those in view. */
 #define GV_OUTLINE_OFF_SLACK 0.35
-/* Where a pair of directions gives no regular grid, the lines are fitted
- * again with each family's segments kept only within the other family's
- * reach along them, widened by this share of it (locate.c, try_pair's
- * clip): a floor's seams beside the board, near the columns' direction,
- * lie past the rows' ends. By reasoning, not scored. */
+/* Where a pair of directions gives no regular grid (or one on fewer than
+ * GV_LOCATE_MIN_SUPPORT of its lines), the lines are fitted again with
+ * each family's segments kept only within the other family's reach along
+ * them, and not wholly beside the other family's first or last line, each
+ * widened by this share of it (locate.c, try_pair's clip): a floor's
+ * seams beside the board, near the columns' direction, lie past the rows'
+ * ends; those near the rows' direction lie beside the outer columns. By
+ * reasoning, not scored. */
 #define GV_LOCATE_CLIP_MARGIN 0.03
 
 /* The second way to pass (gv_prove_by_outline), for a grid found inside
