@@ -1220,14 +1220,20 @@ int gv_locate(const gv_image *img, const gv_locate_opts *opts, gv_grid *out, cha
 					 * not in the search again for a lattice twice too
 					 * dense, which follows a lattice that fitted), and
 					 * again with the lines beside the other family's cut
-					 * too (a floor's seams near the rows' direction):
-					 * where the first fit is no grid, or one on too few
-					 * of its lines, the best of the three by the score
-					 * below (each clip loses some photos the other finds) */
+					 * too (a floor's seams near the rows' direction),
+					 * where the first fit is no grid, one over 3 px off
+					 * its lines or one on too few of them: the first
+					 * clip taken over a fit over 3 px off (as it was
+					 * before the second), else each taken only where
+					 * its score below is the better (the second clip
+					 * loses some photos the first finds, and a fit over
+					 * 3 px off whose lines but a tenth lie near is a
+					 * grid all the same) */
 					for (int c = 1; c <= 2; c++) {
 						pair_fit pc = {.why = NULL};
 						if (try_pair(&ps, pk[u], pk[v], c, &pc) && pc.resid <= 3 &&
-						    (!ok || pf.resid > 3 || pc.support - 0.05 * pc.resid > pf.support - 0.05 * pf.resid)) {
+						    (!ok || (c == 1 && pf.resid > 3) ||
+						     pc.support - 0.05 * pc.resid > pf.support - 0.05 * pf.resid)) {
 							ltr(opts, "locate: the lines clipped to each other's reach fit%s",
 							    c == 2 ? ", those beside them cut too" : "");
 							ok = true;
